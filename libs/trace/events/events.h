@@ -1,0 +1,252 @@
+#pragma once
+// The decoded events that flow from importers through the sorter to the trackers. Importers
+// resolve everything that depends on packet/sequence state (interning, clocks, defaults) before
+// an event enters the sorter, so an event is self-contained. Hot events (scheduling) are stored
+// inline in 40 bytes; rare, large ones carry a heap payload owned by the event.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libs/trace/storage/string_pool.h"
+
+namespace tw {
+
+enum class EventType : uint8_t {
+  kSchedSwitch,
+  kSchedWaking,      // sched_waking and sched_wakeup* (the subtype says which)
+  kTaskNewtask,
+  kTaskRename,
+  kProcessExit,      // sched_process_exit
+  kProcessFree,      // sched_process_free
+  kSchedBlockedReason,
+  kCpuFrequency,
+  kCpuIdle,
+  kAtrace,           // a parsed atrace marker (from ftrace print or other sources)
+  kFtraceRaw,        // any other ftrace event: lands in ftrace_event with its args
+  kProcessTree,      // a process_tree packet
+  kCounter,          // a generic counter sample on a described track
+  kTrackEvent,       // a resolved TrackEvent
+  kAndroidLog,
+};
+
+// A typed argument value as trace_processor stores it in `args`.
+struct ArgValue {
+  enum class Type : uint8_t { kNull, kInt, kUint, kString, kReal, kPointer, kBool, kJson };
+  Type type = Type::kNull;
+  int64_t int_value = 0;
+  double real_value = 0;
+  StringId string_value = kNullStringId;
+
+  static ArgValue Int(int64_t v) { return {Type::kInt, v, 0, kNullStringId}; }
+  static ArgValue Uint(uint64_t v) { return {Type::kUint, static_cast<int64_t>(v), 0, kNullStringId}; }
+  static ArgValue String(StringId v) { return {Type::kString, 0, 0, v}; }
+  static ArgValue Real(double v) { return {Type::kReal, 0, v, kNullStringId}; }
+  static ArgValue Pointer(uint64_t v) {
+    return {Type::kPointer, static_cast<int64_t>(v), 0, kNullStringId};
+  }
+  static ArgValue Bool(bool v) { return {Type::kBool, v ? 1 : 0, 0, kNullStringId}; }
+  static ArgValue Json(StringId v) { return {Type::kJson, 0, 0, v}; }
+};
+
+struct Arg {
+  StringId flat_key = kNullStringId;
+  StringId key = kNullStringId;
+  ArgValue value;
+};
+
+// ---- inline payloads (hot path) ----
+
+struct SchedSwitchData {
+  int32_t prev_pid;
+  int32_t next_pid;
+  int16_t prev_prio;
+  int16_t next_prio;
+  StringId prev_comm;   // kNullStringId for compact_sched (no prev fields)
+  StringId next_comm;
+  int32_t prev_state;   // kernel task state bits (16 bits used)
+};
+
+struct SchedWakingData {
+  int32_t pid;          // the woken thread
+  int32_t target_cpu;
+  int32_t prio;
+  StringId comm;
+  uint16_t common_flags;
+  uint8_t subtype;      // 0 waking, 1 wakeup, 2 wakeup_new
+  uint8_t has_common_flags;
+};
+
+struct TaskData {
+  int32_t pid;          // newtask: the child; rename/exit/free: the thread concerned
+  int32_t tgid;         // exit: tgid when known (else -1)
+  StringId comm;
+  uint32_t clone_flags;
+};
+
+struct BlockedReasonData {
+  int32_t pid;
+  int32_t io_wait;     // -1 unknown
+  StringId function;   // kNullStringId when unknown
+};
+
+struct CpuCounterData {
+  uint32_t cpu;
+  double value;
+};
+
+// ---- heap payloads (rare / variable size) ----
+
+struct AtraceData {
+  char kind;               // B E C S F I N G H T(track-aware counter)
+  int32_t tid;             // the writing thread
+  int32_t tgid;            // from the marker; 0 if absent
+  StringId name = kNullStringId;
+  StringId track_name = kNullStringId;  // G/H/N/T forms
+  int64_t cookie = 0;
+  double value = 0;
+  bool has_cookie = false;
+  StringId category = kNullStringId;
+  std::vector<Arg> args;
+};
+
+struct FtraceRawData {
+  uint32_t cpu;
+  int32_t pid;
+  uint32_t common_flags;
+  StringId name;
+  std::vector<Arg> args;
+};
+
+struct ProcessTreeData {
+  struct Process {
+    int32_t pid;
+    int32_t ppid;
+    std::optional<int64_t> uid;
+    std::vector<std::string> cmdline;
+    bool cmdline_is_comm = false;
+    std::optional<bool> is_kthread;
+    std::optional<int64_t> process_start_from_boot;
+  };
+  struct Thread {
+    int32_t tid;
+    int32_t tgid;
+    std::optional<std::string> name;
+  };
+  std::vector<Process> processes;
+  std::vector<Thread> threads;
+};
+
+struct CounterData {
+  enum class Scope : uint8_t { kGlobal, kCpu, kProcess, kThread, kTrack };
+  Scope scope = Scope::kGlobal;
+  int64_t scope_id = 0;      // cpu / pid / tid / track uuid
+  StringId name = kNullStringId;
+  StringId unit = kNullStringId;
+  StringId type = kNullStringId;  // trace_processor's track type (classification)
+  double value = 0;
+  std::vector<Arg> dimension_args;  // extra dimensions for the track (e.g. cpustat key)
+};
+
+struct TrackEventData {
+  // Phase of the event on its track.
+  enum class Phase : uint8_t { kBegin, kEnd, kComplete, kInstant, kCounter, kAsyncBegin,
+                               kAsyncEnd, kAsyncInstant, kFlowOnly };
+  Phase phase = Phase::kInstant;
+  uint64_t track_uuid = 0;          // resolved track (0 = default thread track of pid/tid)
+  int32_t pid = 0;                  // from the sequence's default thread, if any
+  int32_t tid = 0;
+  bool has_thread = false;
+  StringId name = kNullStringId;
+  StringId category = kNullStringId;
+  int64_t dur = -1;                 // complete events
+  std::optional<int64_t> thread_ts;
+  std::optional<int64_t> thread_dur;
+  std::optional<int64_t> thread_instruction_count;
+  double counter_value = 0;
+  std::vector<Arg> args;
+  std::vector<uint64_t> flow_ids;             // v2 flows (already made sequence-unique)
+  std::vector<uint64_t> terminating_flow_ids;
+  std::optional<uint64_t> legacy_bind_id;     // v1 flow bind id
+  uint8_t legacy_flow_direction = 0;          // 1 in, 2 out, 3 both
+  std::optional<int64_t> legacy_trace_id;
+  std::vector<std::pair<uint64_t, double>> extra_counters;  // (track uuid, value)
+  int64_t sequence_id = 0;
+};
+
+struct AndroidLogData {
+  int32_t pid;
+  int32_t tid;
+  uint32_t prio;
+  StringId tag;
+  StringId msg;
+  std::vector<Arg> args;
+};
+
+struct EventPayload {
+  virtual ~EventPayload() = default;
+};
+template <typename T>
+struct PayloadOf : EventPayload {
+  explicit PayloadOf(T v) : data(std::move(v)) {}
+  T data;
+};
+
+// One sortable event: 48 bytes plus, for rare kinds, an owned heap payload.
+struct Event {
+  int64_t ts = 0;
+  uint32_t seq = 0;        // push order; ties on ts keep file order
+  int32_t pid = -1;        // ftrace: the event's common pid (the running thread); else -1
+  EventType type = EventType::kSchedSwitch;
+  uint8_t compact = 0;     // 1: from compact_sched (no common pid)
+  uint16_t cpu = 0;
+  union {
+    SchedSwitchData sched_switch;
+    SchedWakingData sched_waking;
+    TaskData task;
+    BlockedReasonData blocked;
+    CpuCounterData cpu_counter;
+    EventPayload* payload;
+  };
+
+  Event() : payload(nullptr) {}
+
+  template <typename T>
+  static Event WithPayload(int64_t ts, EventType type, T data) {
+    Event e;
+    e.ts = ts;
+    e.type = type;
+    e.payload = new PayloadOf<T>(std::move(data));
+    return e;
+  }
+  bool HasHeapPayload() const {
+    switch (type) {
+      case EventType::kAtrace:
+      case EventType::kFtraceRaw:
+      case EventType::kProcessTree:
+      case EventType::kCounter:
+      case EventType::kTrackEvent:
+      case EventType::kAndroidLog:
+        return true;
+      default:
+        return false;
+    }
+  }
+  template <typename T>
+  T& As() const {
+    return static_cast<PayloadOf<T>*>(payload)->data;
+  }
+  // Frees the heap payload, if any. The sorter calls this after the trackers saw the event.
+  void Release() {
+    if (HasHeapPayload()) {
+      delete payload;
+      payload = nullptr;
+    }
+  }
+};
+
+static_assert(sizeof(Event) <= 48, "Event must stay small: it is buffered per sched event");
+
+}  // namespace tw

@@ -1,0 +1,71 @@
+#include "libs/trace/importers/proto/clock_tracker.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+namespace tw {
+
+void ClockTracker::AddSnapshot(const std::vector<SnapshotClock>& clocks) {
+  for (size_t i = 0; i < clocks.size(); ++i) {
+    for (size_t j = 0; j < clocks.size(); ++j) {
+      if (i == j || clocks[i].key == clocks[j].key) continue;
+      auto [it, inserted] = edges_.try_emplace({clocks[i].key, clocks[j].key});
+      auto& points = it->second.points;
+      const std::pair<int64_t, int64_t> p{clocks[i].timestamp_ns, clocks[j].timestamp_ns};
+      points.insert(std::upper_bound(points.begin(), points.end(), p), p);
+      if (inserted) neighbours_[clocks[i].key].push_back(clocks[j].key);
+    }
+  }
+  path_cache_.clear();
+}
+
+std::optional<std::vector<ClockKey>> ClockTracker::FindPath(ClockKey from, ClockKey to) {
+  auto cached = path_cache_.find(from);
+  if (cached != path_cache_.end()) return cached->second;
+  // Breadth-first search: the shortest chain of snapshotted pairs.
+  std::map<ClockKey, ClockKey> parent;
+  std::deque<ClockKey> queue = {from};
+  std::set<ClockKey> seen = {from};
+  while (!queue.empty()) {
+    const ClockKey cur = queue.front();
+    queue.pop_front();
+    if (cur == to) {
+      std::vector<ClockKey> path = {to};
+      for (ClockKey k = to; !(k == from);) {
+        k = parent[k];
+        path.push_back(k);
+      }
+      std::reverse(path.begin(), path.end());
+      path_cache_[from] = path;
+      return path;
+    }
+    auto n = neighbours_.find(cur);
+    if (n == neighbours_.end()) continue;
+    for (const ClockKey& next : n->second) {
+      if (seen.insert(next).second) {
+        parent[next] = cur;
+        queue.push_back(next);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> ClockTracker::ToTraceTime(ClockKey clock, int64_t ts) {
+  if (clock == trace_clock_) return ts;
+  const auto path = FindPath(clock, trace_clock_);
+  if (!path) return std::nullopt;
+  int64_t value = ts;
+  for (size_t i = 0; i + 1 < path->size(); ++i) {
+    const Edge& edge = edges_[{(*path)[i], (*path)[i + 1]}];
+    // Nearest snapshot at or before `value` on the source clock (else the first).
+    auto it = std::upper_bound(edge.points.begin(), edge.points.end(),
+                               std::make_pair(value, INT64_MAX));
+    if (it != edge.points.begin()) --it;
+    value = it->second + (value - it->first);
+  }
+  return value;
+}
+
+}  // namespace tw

@@ -1,0 +1,62 @@
+#pragma once
+// Converts timestamps between clocks using the trace's ClockSnapshots, so every event lands on
+// one timeline (the trace clock: BOOTTIME unless the trace says otherwise). Between snapshots
+// the offset of the nearest earlier snapshot applies; before the first, the first one's.
+// Conversion follows the shortest chain of snapshotted clock pairs (e.g. MONOTONIC → BOOTTIME).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace tw {
+
+// A clock id made unique across sequences: sequence-scoped clocks (64..127) carry their sequence.
+struct ClockKey {
+  uint32_t clock_id = 0;
+  uint32_t sequence_id = 0;  // 0 for global clocks
+  bool operator==(const ClockKey& o) const {
+    return clock_id == o.clock_id && sequence_id == o.sequence_id;
+  }
+  bool operator<(const ClockKey& o) const {
+    return clock_id != o.clock_id ? clock_id < o.clock_id : sequence_id < o.sequence_id;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const ClockKey& k) {
+    return H::combine(std::move(h), k.clock_id, k.sequence_id);
+  }
+};
+
+inline constexpr uint32_t kBootTimeClock = 6;
+
+class ClockTracker {
+ public:
+  struct SnapshotClock {
+    ClockKey key;
+    int64_t timestamp_ns;  // already scaled to ns
+  };
+
+  void set_trace_clock(uint32_t clock_id) { trace_clock_ = {clock_id, 0}; }
+  ClockKey trace_clock() const { return trace_clock_; }
+  bool has_snapshots() const { return !edges_.empty(); }
+
+  void AddSnapshot(const std::vector<SnapshotClock>& clocks);
+
+  // `ts` on `clock` → trace clock. nullopt when no chain of snapshots links them.
+  std::optional<int64_t> ToTraceTime(ClockKey clock, int64_t ts);
+
+ private:
+  struct Edge {
+    std::vector<std::pair<int64_t, int64_t>> points;  // (src ts, dst ts), sorted by src
+  };
+  std::optional<std::vector<ClockKey>> FindPath(ClockKey from, ClockKey to);
+
+  ClockKey trace_clock_{kBootTimeClock, 0};
+  std::map<std::pair<ClockKey, ClockKey>, Edge> edges_;
+  std::map<ClockKey, std::vector<ClockKey>> neighbours_;
+  absl::flat_hash_map<ClockKey, std::vector<ClockKey>> path_cache_;
+};
+
+}  // namespace tw

@@ -1,0 +1,521 @@
+#include "libs/trace/importers/proto/ftrace_decoder.h"
+
+#include "libs/trace/importers/common/atrace_parser.h"
+#include "libs/trace/importers/proto/ftrace_descriptors.h"
+#include "libs/trace/importers/proto/perfetto_fields.h"
+
+namespace tw {
+namespace {
+
+namespace bundle_f = pf::ftrace_event_bundle;
+namespace event_f = pf::ftrace_event;
+namespace cs = pf::compact_sched;
+
+// Field numbers of the events decoded specially (wire-format facts of Perfetto's ftrace protos).
+namespace task_newtask { constexpr uint32_t kPid = 1, kComm = 2, kCloneFlags = 3; }
+namespace task_rename { constexpr uint32_t kPid = 1, kNewComm = 3; }
+namespace process_exit { constexpr uint32_t kComm = 1, kPid = 2, kTgid = 3; }
+namespace process_free { constexpr uint32_t kPid = 2; }
+namespace blocked_reason { constexpr uint32_t kPid = 1, kIoWait = 3; }
+namespace cpu_counter { constexpr uint32_t kState = 1, kCpuId = 2; }
+namespace zero_event { constexpr uint32_t kFlag = 1, kName = 2, kPid = 3, kValue = 4; }
+
+constexpr uint32_t kMaxCpus = 1024;
+
+}  // namespace
+
+FtraceDecoder::FtraceDecoder(ImportContext* ctx) : ctx_(ctx) {}
+
+void FtraceDecoder::Count(uint32_t event_id) {
+  if (event_id >= 4096) return;
+  if (event_id >= counts_.size()) counts_.resize(event_id + 1);
+  ++counts_[event_id];
+}
+
+const std::vector<std::pair<std::string_view, int64_t>> FtraceDecoder::EventCounts() const {
+  std::vector<std::pair<std::string_view, int64_t>> out;
+  for (uint32_t id = 0; id < counts_.size(); ++id) {
+    if (!counts_[id]) continue;
+    const FtraceEventDescriptor* d = FindFtraceEventDescriptor(id);
+    out.emplace_back(d ? d->name : std::string_view("unknown"), counts_[id]);
+  }
+  return out;
+}
+
+void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field& bundle) {
+  // Pass 1: bundle-level fields (cpu and clock may follow the events on the wire).
+  BundleInfo info;
+  bool has_cpu = false;
+  int64_t ftrace_clock = 0, ftrace_ts = 0, boot_ts = 0;
+  bool has_ftrace_ts = false, has_boot_ts = false;
+  {
+    proto::Decoder d(bundle);
+    proto::Field f;
+    while (d.Next(&f)) {
+      switch (f.id) {
+        case bundle_f::kCpu: info.cpu = f.as_uint32(); has_cpu = true; break;
+        case bundle_f::kFtraceClock: ftrace_clock = f.as_int64(); break;
+        case bundle_f::kFtraceTimestamp: ftrace_ts = f.as_int64(); has_ftrace_ts = true; break;
+        case bundle_f::kBootTimestamp: boot_ts = f.as_int64(); has_boot_ts = true; break;
+        case bundle_f::kLostEvents:
+          if (f.as_bool()) ctx_->storage->SetIndexedStat("ftrace_cpu_has_data_loss", info.cpu, 1);
+          break;
+        default: break;
+      }
+    }
+    if (d.error()) ctx_->storage->IncrementStat("ftrace_bundle_tokenizer_errors");
+  }
+  if (!has_cpu || info.cpu >= kMaxCpus) {
+    ctx_->storage->IncrementStat("ftrace_bundle_tokenizer_errors");
+    return;
+  }
+  if (!pid_zero_is_swapper_set_) {
+    // Kernel data: from now on pid 0 means the idle task.
+    pid_zero_is_swapper_set_ = true;
+    if (ctx_->on_kernel_data) ctx_->on_kernel_data();
+  }
+  // A non-boot ftrace clock is mapped onto boot time with the pair of readings the bundle
+  // carries.
+  if (ftrace_clock != 0 && has_ftrace_ts && has_boot_ts) info.clock_offset = boot_ts - ftrace_ts;
+  // The trace clock may not be BOOTTIME: convert through the clock snapshots then.
+  if (!(ctx_->clocks.trace_clock() == ClockKey{kBootTimeClock, 0})) {
+    if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, 0)) info.clock_offset += *t;
+  }
+
+  proto::Decoder d(bundle);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == bundle_f::kEvent && f.type == proto::kLengthDelimited) {
+      DecodeEvent(info, f);
+    } else if (f.id == bundle_f::kCompactSched && f.type == proto::kLengthDelimited) {
+      DecodeCompactSched(info, f);
+    }
+  }
+  (void)packet;
+}
+
+void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) {
+  int64_t ts = 0;
+  bool has_ts = false;
+  int32_t pid = 0;
+  uint32_t common_flags = 0;
+  proto::Field payload;
+  uint32_t event_id = 0;
+  proto::Decoder d(event);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == event_f::kTimestamp) {
+      ts = static_cast<int64_t>(f.int_value);
+      has_ts = true;
+    } else if (f.id == event_f::kPid) {
+      pid = f.as_int32();
+    } else if (f.id == event_f::kCommonFlags) {
+      common_flags = f.as_uint32();
+    } else if (f.type == proto::kLengthDelimited && event_id == 0) {
+      payload = f;
+      event_id = f.id;
+    }
+  }
+  if (d.error() || !has_ts) {
+    ctx_->storage->IncrementStat("ftrace_bundle_tokenizer_errors");
+    return;
+  }
+  if (event_id == 0) {
+    ctx_->storage->IncrementStat("ftrace_missing_event_id");
+    return;
+  }
+  ts += b.clock_offset;
+  Count(event_id);
+  const uint32_t queue = EventSorter::QueueForCpu(b.cpu);
+
+  auto base_event = [&](EventType type) {
+    Event e;
+    e.ts = ts;
+    e.type = type;
+    e.pid = pid;
+    e.cpu = static_cast<uint16_t>(b.cpu);
+    return e;
+  };
+
+  switch (event_id) {
+    case event_f::kSchedSwitch: {
+      namespace ss = pf::sched_switch_ftrace_event;
+      Event e = base_event(EventType::kSchedSwitch);
+      SchedSwitchData& s = e.sched_switch;
+      s = SchedSwitchData{0, 0, 0, 0, kNullStringId, kNullStringId, 0};
+      proto::Decoder pd(payload);
+      proto::Field pf_;
+      while (pd.Next(&pf_)) {
+        switch (pf_.id) {
+          case ss::kPrevComm: s.prev_comm = ctx_->Intern(pf_.as_string()); break;
+          case ss::kPrevPid: s.prev_pid = pf_.as_int32(); break;
+          case ss::kPrevPrio: s.prev_prio = static_cast<int16_t>(pf_.as_int32()); break;
+          case ss::kPrevState: s.prev_state = static_cast<int32_t>(pf_.as_int64()); break;
+          case ss::kNextComm: s.next_comm = ctx_->Intern(pf_.as_string()); break;
+          case ss::kNextPid: s.next_pid = pf_.as_int32(); break;
+          case ss::kNextPrio: s.next_prio = static_cast<int16_t>(pf_.as_int32()); break;
+          default: break;
+        }
+      }
+      ctx_->Push(queue, e);
+      return;
+    }
+    case event_f::kSchedWaking:
+    case event_f::kSchedWakeup:
+    case event_f::kSchedWakeupNew: {
+      namespace sw = pf::sched_waking_ftrace_event;
+      if (event_id != event_f::kSchedWaking) PushRaw(b, ts, pid, common_flags, event_id, payload);
+      Event e = base_event(EventType::kSchedWaking);
+      SchedWakingData& w = e.sched_waking;
+      w = SchedWakingData{0, 0, 0, kNullStringId, static_cast<uint16_t>(common_flags),
+                          static_cast<uint8_t>(event_id == event_f::kSchedWaking   ? 0
+                                               : event_id == event_f::kSchedWakeup ? 1
+                                                                                   : 2),
+                          1};
+      proto::Decoder pd(payload);
+      proto::Field pf_;
+      while (pd.Next(&pf_)) {
+        switch (pf_.id) {
+          case sw::kComm: w.comm = ctx_->Intern(pf_.as_string()); break;
+          case sw::kPid: w.pid = pf_.as_int32(); break;
+          case sw::kPrio: w.prio = pf_.as_int32(); break;
+          case sw::kTargetCpu: w.target_cpu = pf_.as_int32(); break;
+          default: break;
+        }
+      }
+      ctx_->Push(queue, e);
+      return;
+    }
+    default:
+      break;
+  }
+
+  // Everything else is kept in ftrace_event with its fields; some kinds also feed trackers.
+  PushRaw(b, ts, pid, common_flags, event_id, payload);
+  proto::Decoder pd(payload);
+  proto::Field p;
+  switch (event_id) {
+    case event_f::kTaskNewtask:
+    case event_f::kTaskRename:
+    case event_f::kSchedProcessExit:
+    case event_f::kSchedProcessFree: {
+      const EventType type = event_id == event_f::kTaskNewtask        ? EventType::kTaskNewtask
+                             : event_id == event_f::kTaskRename       ? EventType::kTaskRename
+                             : event_id == event_f::kSchedProcessExit ? EventType::kProcessExit
+                                                                      : EventType::kProcessFree;
+      Event e = base_event(type);
+      e.task = TaskData{0, -1, kNullStringId, 0};
+      while (pd.Next(&p)) {
+        if (type == EventType::kTaskNewtask) {
+          if (p.id == task_newtask::kPid) e.task.pid = p.as_int32();
+          if (p.id == task_newtask::kComm) e.task.comm = ctx_->Intern(p.as_string());
+          if (p.id == task_newtask::kCloneFlags) e.task.clone_flags = static_cast<uint32_t>(p.int_value);
+        } else if (type == EventType::kTaskRename) {
+          if (p.id == task_rename::kPid) e.task.pid = p.as_int32();
+          if (p.id == task_rename::kNewComm) e.task.comm = ctx_->Intern(p.as_string());
+        } else if (type == EventType::kProcessExit) {
+          if (p.id == process_exit::kPid) e.task.pid = p.as_int32();
+          if (p.id == process_exit::kTgid) e.task.tgid = p.as_int32();
+          if (p.id == process_exit::kComm) e.task.comm = ctx_->Intern(p.as_string());
+        } else if (p.id == process_free::kPid) {
+          e.task.pid = p.as_int32();
+        }
+      }
+      ctx_->Push(queue, e);
+      return;
+    }
+    case event_f::kSchedBlockedReason: {
+      Event e = base_event(EventType::kSchedBlockedReason);
+      e.blocked = BlockedReasonData{0, -1, kNullStringId};
+      while (pd.Next(&p)) {
+        if (p.id == blocked_reason::kPid) e.blocked.pid = p.as_int32();
+        if (p.id == blocked_reason::kIoWait) e.blocked.io_wait = p.as_uint32() ? 1 : 0;
+      }
+      ctx_->Push(queue, e);
+      return;
+    }
+    case event_f::kCpuFrequency:
+    case event_f::kCpuIdle: {
+      Event e = base_event(event_id == event_f::kCpuFrequency ? EventType::kCpuFrequency
+                                                              : EventType::kCpuIdle);
+      e.cpu_counter = CpuCounterData{b.cpu, 0};
+      while (pd.Next(&p)) {
+        if (p.id == cpu_counter::kState) e.cpu_counter.value = static_cast<double>(p.as_uint32());
+        if (p.id == cpu_counter::kCpuId) e.cpu_counter.cpu = p.as_uint32();
+      }
+      if (e.cpu_counter.cpu >= kMaxCpus) return;
+      ctx_->Push(queue, e);
+      return;
+    }
+    case event_f::kPrint:
+      while (pd.Next(&p)) {
+        if (p.id == pf::print_ftrace_event::kBuf) PushAtrace(ts, b.cpu, pid, p.as_string());
+      }
+      return;
+    case event_f::kZero:
+    case event_f::kSdeTracingMarkWrite:
+    case event_f::kDpuTracingMarkWrite:
+    case event_f::kG2dTracingMarkWrite:
+    case event_f::kMaliTracingMarkWrite:
+      PushAtraceKernelMark(ts, b.cpu, pid, payload, event_id);
+      return;
+    default:
+      return;
+  }
+}
+
+void FtraceDecoder::PushAtrace(int64_t ts, uint32_t cpu, int32_t pid, std::string_view text) {
+  AtraceMarker m;
+  switch (ParseAtraceMarker(text, &m)) {
+    case AtraceParseResult::kFailure:
+      ctx_->storage->IncrementStat("systrace_parse_failure");
+      return;
+    case AtraceParseResult::kUnsupported:
+      return;
+    case AtraceParseResult::kSuccess:
+      break;
+  }
+  AtraceData a;
+  a.kind = m.phase;
+  a.tid = pid;
+  a.tgid = static_cast<int32_t>(m.tgid);
+  a.name = m.name.empty() ? kNullStringId : ctx_->Intern(m.name);
+  a.track_name = m.track_name.empty() ? kNullStringId : ctx_->Intern(m.track_name);
+  a.cookie = m.value;
+  a.value = static_cast<double>(m.value);
+  Event e = Event::WithPayload(ts, EventType::kAtrace, std::move(a));
+  e.pid = pid;
+  e.cpu = static_cast<uint16_t>(cpu);
+  ctx_->Push(EventSorter::QueueForCpu(cpu), std::move(e));
+}
+
+void FtraceDecoder::PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid,
+                                         const proto::Field& payload, uint32_t event_id) {
+  // Kernel-side tracing_mark_write variants: begin/end/counter written by drivers.
+  AtraceData a;
+  a.tid = pid;
+  std::string_view name;
+  int64_t value = 0;
+  uint32_t type = 0, begin = 0, tgid = 0;
+  int32_t flag = 0;
+  proto::Decoder d(payload);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (event_id == event_f::kZero) {
+      if (f.id == zero_event::kFlag) flag = f.as_int32();
+      if (f.id == zero_event::kName) name = f.as_string();
+      if (f.id == zero_event::kPid) tgid = f.as_uint32();
+      if (f.id == zero_event::kValue) value = f.as_int64();
+    } else if (event_id == event_f::kSdeTracingMarkWrite) {
+      if (f.id == 1) tgid = f.as_uint32();
+      if (f.id == 2) name = f.as_string();
+      if (f.id == 3) type = f.as_uint32();
+      if (f.id == 4) value = f.as_int32();
+      if (f.id == 5) begin = f.as_uint32();
+    } else if (event_id == event_f::kDpuTracingMarkWrite) {
+      if (f.id == 1) tgid = f.as_uint32();
+      if (f.id == 2 && name.empty()) name = f.as_string();
+      if (f.id == 3) begin = f.as_uint32();
+      if (f.id == 4) name = f.as_string();
+      if (f.id == 5) type = f.as_uint32();
+      if (f.id == 6) value = f.as_int32();
+    } else if (event_id == event_f::kG2dTracingMarkWrite) {
+      if (f.id == 1) tgid = f.as_uint32();
+      if (f.id == 4) name = f.as_string();
+      if (f.id == 5) type = f.as_uint32();
+      if (f.id == 6) value = f.as_int32();
+    } else {  // mali
+      if (f.id == 1) name = f.as_string();
+      if (f.id == 2) tgid = f.as_uint32();
+      if (f.id == 3) type = f.as_uint32();
+      if (f.id == 4) value = f.as_int32();
+    }
+  }
+  char phase;
+  if (event_id == event_f::kZero) {
+    phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;
+  } else if (type == 0) {
+    phase = begin ? 'B' : 'E';
+  } else {
+    phase = static_cast<char>(type);
+  }
+  if (phase != 'B' && phase != 'E' && phase != 'C' && phase != 'I') {
+    ctx_->storage->IncrementStat("systrace_parse_failure");
+    return;
+  }
+  a.kind = phase;
+  a.tgid = static_cast<int32_t>(tgid);
+  a.name = name.empty() ? kNullStringId : ctx_->Intern(name);
+  a.cookie = value;
+  a.value = static_cast<double>(value);
+  Event e = Event::WithPayload(ts, EventType::kAtrace, std::move(a));
+  e.pid = pid;
+  e.cpu = static_cast<uint16_t>(cpu);
+  ctx_->Push(EventSorter::QueueForCpu(cpu), std::move(e));
+}
+
+std::vector<Arg> FtraceDecoder::ArgsFor(uint32_t event_id, const proto::Field& payload,
+                                        StringId* name) {
+  std::vector<Arg> args;
+  if (event_id >= event_names_.size()) event_names_.resize(event_id + 1, kNullStringId);
+  const FtraceEventDescriptor* desc = FindFtraceEventDescriptor(event_id);
+  if (event_id == event_f::kGeneric) {
+    // Generic events carry their own name and typed fields.
+    proto::Decoder d(payload);
+    proto::Field f;
+    while (d.Next(&f)) {
+      if (f.id == pf::generic_ftrace_event::kEventName) {
+        *name = ctx_->Intern(f.as_string());
+      } else if (f.id == pf::generic_ftrace_event::kField && f.type == proto::kLengthDelimited) {
+        namespace gf = pf::generic_ftrace_event_field;
+        proto::Decoder fd(f);
+        proto::Field x;
+        StringId key = kNullStringId;
+        ArgValue value;
+        while (fd.Next(&x)) {
+          if (x.id == gf::kName) key = ctx_->Intern(x.as_string());
+          else if (x.id == gf::kStrValue) value = ArgValue::String(ctx_->Intern(x.as_string()));
+          else if (x.id == gf::kIntValue) value = ArgValue::Int(x.as_int64());
+          else if (x.id == gf::kUintValue) value = ArgValue::Uint(x.as_uint64());
+        }
+        if (key != kNullStringId) args.push_back(Arg{key, key, value});
+      }
+    }
+    if (*name == kNullStringId) *name = ctx_->Intern("generic");
+    return args;
+  }
+  if (event_names_[event_id] == kNullStringId) {
+    event_names_[event_id] =
+        ctx_->Intern(desc ? desc->name : std::string_view("unknown_ftrace_event"));
+  }
+  *name = event_names_[event_id];
+  if (!desc) {
+    ctx_->storage->IncrementStat("ftrace_unknown_events");
+    return args;
+  }
+  proto::Decoder d(payload);
+  proto::Field f;
+  while (d.Next(&f)) {
+    const FtraceFieldDescriptor* fd = FindFtraceField(*desc, f.id);
+    if (!fd) continue;
+    ArgValue v;
+    switch (fd->kind) {
+      case FtraceFieldKind::kInt: v = ArgValue::Int(f.as_int64()); break;
+      case FtraceFieldKind::kUint:
+      case FtraceFieldKind::kFixed64:
+      case FtraceFieldKind::kFixed32: v = ArgValue::Uint(f.int_value); break;
+      case FtraceFieldKind::kSint: v = ArgValue::Int(f.as_sint64()); break;
+      case FtraceFieldKind::kBool: v = ArgValue::Uint(f.int_value ? 1 : 0); break;
+      case FtraceFieldKind::kString: v = ArgValue::String(ctx_->Intern(f.as_string())); break;
+      case FtraceFieldKind::kDouble: v = ArgValue::Real(f.as_double()); break;
+      case FtraceFieldKind::kFloat: v = ArgValue::Real(f.as_float()); break;
+      case FtraceFieldKind::kBytes:
+      case FtraceFieldKind::kMessage: continue;
+    }
+    const StringId key = ctx_->Intern(fd->name);
+    args.push_back(Arg{key, key, v});
+  }
+  return args;
+}
+
+void FtraceDecoder::PushRaw(const BundleInfo& b, int64_t ts, int32_t pid, uint32_t flags,
+                            uint32_t event_id, const proto::Field& payload) {
+  FtraceRawData raw;
+  raw.cpu = b.cpu;
+  raw.pid = pid;
+  raw.common_flags = flags;
+  raw.args = ArgsFor(event_id, payload, &raw.name);
+  Event e = Event::WithPayload(ts, EventType::kFtraceRaw, std::move(raw));
+  e.pid = pid;
+  e.cpu = static_cast<uint16_t>(b.cpu);
+  ctx_->Push(EventSorter::QueueForCpu(b.cpu), std::move(e));
+}
+
+void FtraceDecoder::DecodeCompactSched(const BundleInfo& b, const proto::Field& compact) {
+  std::vector<StringId> interned;
+  proto::Field sw_ts, sw_state, sw_pid, sw_prio, sw_comm;
+  proto::Field wk_ts, wk_pid, wk_cpu, wk_prio, wk_comm, wk_flags;
+  bool has_flags = false;
+  proto::Decoder d(compact);
+  proto::Field f;
+  while (d.Next(&f)) {
+    switch (f.id) {
+      case cs::kInternTable: interned.push_back(ctx_->Intern(f.as_string())); break;
+      case cs::kSwitchTimestamp: sw_ts = f; break;
+      case cs::kSwitchPrevState: sw_state = f; break;
+      case cs::kSwitchNextPid: sw_pid = f; break;
+      case cs::kSwitchNextPrio: sw_prio = f; break;
+      case cs::kSwitchNextCommIndex: sw_comm = f; break;
+      case cs::kWakingTimestamp: wk_ts = f; break;
+      case cs::kWakingPid: wk_pid = f; break;
+      case cs::kWakingTargetCpu: wk_cpu = f; break;
+      case cs::kWakingPrio: wk_prio = f; break;
+      case cs::kWakingCommIndex: wk_comm = f; break;
+      case cs::kWakingCommonFlags: wk_flags = f; has_flags = true; break;
+      default: break;
+    }
+  }
+  bool error = d.error();
+  const uint32_t queue = EventSorter::QueueForCpu(b.cpu);
+
+  {
+    proto::PackedVarints ts_it(sw_ts), st_it(sw_state), pid_it(sw_pid), prio_it(sw_prio),
+        comm_it(sw_comm);
+    int64_t acc = 0;
+    uint64_t dt, st, pid, prio, comm;
+    while (ts_it.Next(&dt)) {
+      if (!st_it.Next(&st) || !pid_it.Next(&pid) || !prio_it.Next(&prio) ||
+          !comm_it.Next(&comm) || comm >= interned.size()) {
+        error = true;
+        break;
+      }
+      acc += static_cast<int64_t>(dt);
+      Event e;
+      e.ts = acc + b.clock_offset;
+      e.type = EventType::kSchedSwitch;
+      e.compact = 1;
+      e.cpu = static_cast<uint16_t>(b.cpu);
+      e.sched_switch = SchedSwitchData{0,
+                                       static_cast<int32_t>(pid),
+                                       0,
+                                       static_cast<int16_t>(static_cast<int32_t>(prio)),
+                                       kNullStringId,
+                                       interned[comm],
+                                       static_cast<int32_t>(static_cast<int64_t>(st))};
+      Count(event_f::kSchedSwitch);
+      ctx_->Push(queue, e);
+    }
+  }
+  {
+    proto::PackedVarints ts_it(wk_ts), pid_it(wk_pid), cpu_it(wk_cpu), prio_it(wk_prio),
+        comm_it(wk_comm), flags_it(wk_flags);
+    int64_t acc = 0;
+    uint64_t dt, pid, tcpu, prio, comm, flags = 0;
+    while (ts_it.Next(&dt)) {
+      if (!pid_it.Next(&pid) || !cpu_it.Next(&tcpu) || !prio_it.Next(&prio) ||
+          !comm_it.Next(&comm) || comm >= interned.size() ||
+          (has_flags && !flags_it.Next(&flags))) {
+        error = true;
+        break;
+      }
+      acc += static_cast<int64_t>(dt);
+      Event e;
+      e.ts = acc + b.clock_offset;
+      e.type = EventType::kSchedWaking;
+      e.compact = 1;
+      e.cpu = static_cast<uint16_t>(b.cpu);
+      e.sched_waking = SchedWakingData{static_cast<int32_t>(pid),
+                                       static_cast<int32_t>(tcpu),
+                                       static_cast<int32_t>(prio),
+                                       interned[comm],
+                                       static_cast<uint16_t>(flags),
+                                       0,
+                                       static_cast<uint8_t>(has_flags ? 1 : 0)};
+      Count(event_f::kSchedWaking);
+      ctx_->Push(queue, e);
+    }
+  }
+  if (error) ctx_->storage->IncrementStat("compact_sched_has_parse_errors");
+}
+
+}  // namespace tw

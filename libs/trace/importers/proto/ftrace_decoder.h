@@ -1,0 +1,45 @@
+#pragma once
+// Decodes FtraceEventBundles: per-event ftrace (sched, task, cpu frequency/idle, print/atrace,
+// blocked reasons, and any other event generically into ftrace_event with its fields as args)
+// and the compact_sched encoding (delta-encoded timestamps, interned comms).
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "libs/trace/importers/proto/import_context.h"
+
+namespace tw {
+
+class FtraceDecoder {
+ public:
+  explicit FtraceDecoder(ImportContext* ctx);
+
+  void DecodeBundle(const PacketContext& packet, const proto::Field& bundle);
+
+  // Events decoded so far per ftrace event name (for `tracewise info`).
+  const std::vector<std::pair<std::string_view, int64_t>> EventCounts() const;
+
+ private:
+  struct BundleInfo {
+    uint32_t cpu = 0;
+    int64_t clock_offset = 0;  // added to every ftrace timestamp to reach the trace clock
+  };
+  void DecodeEvent(const BundleInfo& b, const proto::Field& event);
+  void DecodeCompactSched(const BundleInfo& b, const proto::Field& compact);
+  void PushRaw(const BundleInfo& b, int64_t ts, int32_t pid, uint32_t flags, uint32_t event_id,
+               const proto::Field& payload);
+  void PushAtrace(int64_t ts, uint32_t cpu, int32_t pid, std::string_view text);
+  void PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid, const proto::Field& payload,
+                            uint32_t event_id);
+  std::vector<Arg> ArgsFor(uint32_t event_id, const proto::Field& payload, StringId* name);
+  void Count(uint32_t event_id);
+
+  ImportContext* ctx_;
+  bool pid_zero_is_swapper_set_ = false;
+  std::vector<int64_t> counts_;  // by event id
+  std::vector<StringId> event_names_;  // by event id, interned lazily
+};
+
+}  // namespace tw

@@ -1,0 +1,383 @@
+#include "libs/trace/importers/proto/proto_importer.h"
+
+#include <zlib.h>
+
+#include "absl/strings/str_cat.h"
+#include "libs/trace/importers/proto/packet_splitter.h"
+#include "libs/trace/importers/proto/perfetto_fields.h"
+
+namespace tw {
+namespace {
+
+namespace tp = pf::trace_packet;
+
+constexpr uint32_t kSeqIncrementalStateCleared = 1;
+constexpr uint32_t kSeqNeedsIncrementalState = 2;
+constexpr uint32_t kFirstSequenceScopedClock = 64;
+constexpr uint32_t kLastSequenceScopedClock = 127;
+
+// Names for `tracewise info` of the packet kinds seen most often.
+std::string PacketKindName(uint32_t field) {
+  switch (field) {
+    case tp::kFtraceEvents: return "ftrace_events";
+    case tp::kProcessTree: return "process_tree";
+    case tp::kClockSnapshot: return "clock_snapshot";
+    case tp::kSysStats: return "sys_stats";
+    case tp::kProcessStats: return "process_stats";
+    case tp::kTrackEvent: return "track_event";
+    case tp::kTraceConfig: return "trace_config";
+    case tp::kFtraceStats: return "ftrace_stats";
+    case tp::kTraceStats: return "trace_stats";
+    case tp::kAndroidLog: return "android_log";
+    case tp::kSystemInfo: return "system_info";
+    case tp::kTrackDescriptor: return "track_descriptor";
+    case tp::kThreadDescriptor: return "thread_descriptor";
+    case tp::kProcessDescriptor: return "process_descriptor";
+    case tp::kServiceEvent: return "service_event";
+    case tp::kCpuInfo: return "cpu_info";
+    case tp::kTraceUuid: return "trace_uuid";
+    case tp::kSynchronizationMarker: return "synchronization_marker";
+    case tp::kCompressedPackets: return "compressed_packets";
+    case tp::kPackagesList: return "packages_list";
+    case tp::kTrigger: return "trigger";
+    case 76: return "frame_timeline_event";
+    case tp::kGpuCounterEvent: return "gpu_counter_event";
+    case tp::kPowerRails: return "power_rails";
+    case tp::kBattery: return "battery";
+    case tp::kPerfSample: return "perf_sample";
+    default: return absl::StrCat("field_", field);
+  }
+}
+
+}  // namespace
+
+ProtoImporter::ProtoImporter(ImportContext* ctx)
+    : ctx_(ctx), ftrace_(ctx), track_events_(ctx), system_probes_(ctx) {
+  ctx_->track_events = &track_events_;
+}
+
+ProtoImporter::~ProtoImporter() = default;
+
+absl::Status ProtoImporter::Import(ChunkSource* source, int64_t max_packet_bytes) {
+  proto::PacketSplitter splitter(source, static_cast<size_t>(max_packet_bytes));
+  std::string_view packet;
+  while (true) {
+    absl::StatusOr<bool> next = splitter.Next(&packet);
+    if (!next.ok()) return next.status();
+    if (!*next) break;
+    HandlePacket(packet);
+  }
+  stats_.bytes = splitter.bytes_consumed();
+  if (splitter.truncated()) ctx_->storage->IncrementStat("trace_truncated");
+  if (splitter.corrupt()) {
+    ctx_->storage->IncrementStat("proto_decode_errors");
+    ctx_->storage->SetMetadata("trace_corruption",
+                               std::string_view(splitter.error_message()));
+  }
+  return absl::OkStatus();
+}
+
+void ProtoImporter::HandleInternedData(SequenceState& seq, const proto::Field& f) {
+  proto::Decoder d(f);
+  proto::Field entry;
+  while (d.Next(&entry)) {
+    if (entry.type != proto::kLengthDelimited) continue;
+    // Every interned message keeps its iid in field 1.
+    proto::Decoder ed(entry);
+    proto::Field x;
+    uint64_t iid = 0;
+    bool has_iid = false;
+    while (ed.Next(&x)) {
+      if (x.id == 1 && x.type == proto::kVarint) {
+        iid = x.int_value;
+        has_iid = true;
+        break;
+      }
+    }
+    if (has_iid) seq.Intern(entry.id, iid, entry.as_string());
+  }
+}
+
+void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq,
+                                        const proto::Field& f) {
+  std::vector<ClockTracker::SnapshotClock> clocks;
+  std::optional<uint32_t> primary;
+  proto::Decoder d(f);
+  proto::Field x;
+  const uint32_t snapshot_id = snapshot_count_++;
+  while (d.Next(&x)) {
+    if (x.id == pf::clock_snapshot::kPrimaryTraceClock) primary = x.as_uint32();
+    if (x.id != pf::clock_snapshot::kClocks || x.type != proto::kLengthDelimited) continue;
+    uint32_t clock_id = 0;
+    int64_t ts = 0;
+    bool incremental = false;
+    int64_t unit = 1;
+    proto::Decoder cd(x);
+    proto::Field c;
+    while (cd.Next(&c)) {
+      switch (c.id) {
+        case pf::clock_snapshot_clock::kClockId: clock_id = c.as_uint32(); break;
+        case pf::clock_snapshot_clock::kTimestamp: ts = c.as_int64(); break;
+        case pf::clock_snapshot_clock::kIsIncremental: incremental = c.as_bool(); break;
+        case pf::clock_snapshot_clock::kUnitMultiplierNs: unit = std::max<int64_t>(1, c.as_int64()); break;
+        default: break;
+      }
+    }
+    const bool scoped = clock_id >= kFirstSequenceScopedClock && clock_id <= kLastSequenceScopedClock;
+    if (scoped) {
+      seq.set_clock_incremental(clock_id, incremental, unit);
+      if (incremental) *seq.incremental_clock(clock_id) = ts;
+    }
+    clocks.push_back({ClockKey{clock_id, scoped ? sequence_id : 0}, ts * unit});
+    ClockSnapshotTable& t = ctx_->storage->clock_snapshot;
+    t.ts.Append(int64_t{0});
+    t.clock_id.Append(static_cast<int64_t>(clock_id));
+    t.clock_name.Append(kNullStringId);
+    t.clock_value.Append(ts * unit);
+    t.snapshot_id.Append(snapshot_id);
+    t.machine_id.Append(OptU32());
+    t.CommitRow();
+  }
+  if (d.error()) {
+    ctx_->storage->IncrementStat("invalid_clock_snapshots");
+    return;
+  }
+  if (primary && !ctx_->clocks.has_snapshots()) ctx_->clocks.set_trace_clock(*primary);
+  ctx_->clocks.AddSnapshot(clocks);
+  // The snapshot's own time on the trace clock, for the clock_snapshot table.
+  int64_t trace_ts = 0;
+  for (const auto& c : clocks) {
+    if (c.key == ctx_->clocks.trace_clock()) trace_ts = c.timestamp_ns;
+  }
+  ClockSnapshotTable& t = ctx_->storage->clock_snapshot;
+  for (uint32_t r = t.row_count() - static_cast<uint32_t>(clocks.size()); r < t.row_count(); ++r) {
+    t.ts.Set(r, trace_ts);
+  }
+}
+
+bool ProtoImporter::ResolveTimestamp(const proto::Field* ts_field, uint32_t clock_id,
+                                     uint32_t sequence_id, SequenceState& seq, int64_t* out) {
+  int64_t raw = ts_field ? static_cast<int64_t>(ts_field->int_value) : 0;
+  const bool scoped = clock_id >= kFirstSequenceScopedClock && clock_id <= kLastSequenceScopedClock;
+  ClockKey key{clock_id, scoped ? sequence_id : 0};
+  if (scoped) {
+    const auto props = seq.clock_props(clock_id);
+    if (props && props->first) {
+      int64_t* last = seq.incremental_clock(clock_id);
+      *last += raw;
+      raw = *last;
+    }
+    if (props) raw *= props->second;
+  }
+  if (clock_id == 0) key = ctx_->clocks.trace_clock();
+  const std::optional<int64_t> ts = ctx_->clocks.ToTraceTime(key, raw);
+  if (!ts) {
+    ctx_->storage->IncrementStat("clock_sync_failure");
+    return false;
+  }
+  *out = *ts;
+  return true;
+}
+
+void ProtoImporter::HandleCompressedPackets(const proto::Field& f) {
+  if (compression_depth_ > 2) {
+    ctx_->storage->IncrementStat("compressed_packets_unsupported");
+    return;
+  }
+  // compressed_packets holds a zlib-deflated Trace (repeated TracePacket).
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return;
+  std::string out;
+  z.next_in = const_cast<Bytef*>(f.data);
+  z.avail_in = static_cast<uInt>(f.size);
+  char buf[64 * 1024];
+  int rc;
+  do {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof(buf);
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) break;
+    out.append(buf, sizeof(buf) - z.avail_out);
+    if (out.size() > (512u << 20)) break;  // refuse decompression bombs
+  } while (rc != Z_STREAM_END);
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) {
+    ctx_->storage->IncrementStat("compressed_packets_unsupported");
+    return;
+  }
+  ++compression_depth_;
+  proto::Decoder d(out);
+  proto::Field p;
+  while (d.Next(&p)) {
+    if (p.id == pf::trace::kPacket && p.type == proto::kLengthDelimited) HandlePacket(p.as_string());
+  }
+  if (d.error()) ctx_->storage->IncrementStat("proto_decode_errors");
+  --compression_depth_;
+}
+
+void ProtoImporter::HandleProcessTree(const PacketContext& packet, const proto::Field& f) {
+  namespace pt = pf::process_tree;
+  namespace pp = pf::process_tree_process;
+  namespace pth = pf::process_tree_thread;
+  ProcessTreeData tree;
+  proto::Decoder d(f);
+  proto::Field x;
+  while (d.Next(&x)) {
+    if (x.type != proto::kLengthDelimited) continue;
+    proto::Decoder sd(x);
+    proto::Field y;
+    if (x.id == pt::kProcesses) {
+      ProcessTreeData::Process p{};
+      p.pid = 0;
+      p.ppid = 0;
+      while (sd.Next(&y)) {
+        switch (y.id) {
+          case pp::kPid: p.pid = y.as_int32(); break;
+          case pp::kPpid: p.ppid = y.as_int32(); break;
+          case pp::kCmdline: p.cmdline.emplace_back(y.as_string()); break;
+          case pp::kUid: p.uid = y.as_int32(); break;
+          case pp::kIsKthread: p.is_kthread = y.as_bool(); break;
+          case pp::kCmdlineIsComm: p.cmdline_is_comm = y.as_bool(); break;
+          case pp::kProcessStartFromBoot: {
+            if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, y.as_int64())) {
+              p.process_start_from_boot = *t;
+            }
+            break;
+          }
+          default: break;
+        }
+      }
+      tree.processes.push_back(std::move(p));
+    } else if (x.id == pt::kThreads) {
+      ProcessTreeData::Thread t{0, 0, std::nullopt};
+      while (sd.Next(&y)) {
+        if (y.id == pth::kTid) t.tid = y.as_int32();
+        if (y.id == pth::kTgid) t.tgid = y.as_int32();
+        if (y.id == pth::kName) t.name = std::string(y.as_string());
+      }
+      tree.threads.push_back(std::move(t));
+    }
+  }
+  ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
+             Event::WithPayload(packet.ts, EventType::kProcessTree, std::move(tree)));
+}
+
+void ProtoImporter::HandlePacket(std::string_view bytes) {
+  ++stats_.packets;
+  if (bytes.empty()) {
+    ctx_->storage->IncrementStat("empty_packets");
+    return;
+  }
+  proto::Field ts_field, data, interned, defaults;
+  bool has_ts = false, has_data = false, has_interned = false, has_defaults = false;
+  uint32_t clock_id = 0, sequence_id = 0, flags = 0;
+  bool cleared = false, dropped = false;
+  std::optional<int32_t> trusted_pid;
+  proto::Decoder d(bytes);
+  proto::Field f;
+  while (d.Next(&f)) {
+    switch (f.id) {
+      case tp::kTimestamp: ts_field = f; has_ts = true; break;
+      case tp::kTimestampClockId: clock_id = f.as_uint32(); break;
+      case tp::kTrustedPacketSequenceId: sequence_id = f.as_uint32(); break;
+      case tp::kSequenceFlags: flags = f.as_uint32(); break;
+      case tp::kIncrementalStateCleared: cleared = cleared || f.as_bool(); break;
+      case tp::kPreviousPacketDropped: dropped = f.as_bool(); break;
+      case tp::kInternedData: interned = f; has_interned = true; break;
+      case tp::kTracePacketDefaults: defaults = f; has_defaults = true; break;
+      case tp::kTrustedPid: trusted_pid = f.as_int32(); break;
+      case tp::kTrustedUid:
+      case tp::kFirstPacketOnSequence:
+      case tp::kMachineId:
+        break;
+      default:
+        if (f.type == proto::kLengthDelimited || f.type == proto::kVarint) {
+          data = f;
+          has_data = true;
+        }
+        break;
+    }
+  }
+  if (d.error()) {
+    ctx_->storage->IncrementStat("proto_decode_errors");
+    return;
+  }
+
+  SequenceState& seq = ctx_->Sequence(sequence_id);
+  if (cleared || (flags & kSeqIncrementalStateCleared)) {
+    seq.Clear();
+  } else if (dropped) {
+    // A writer dropped packets: interned data may be missing until it clears state again.
+    seq.set_incremental_state_valid(false);
+  }
+  if (has_defaults) seq.set_defaults(defaults.as_string());
+  if (has_interned) HandleInternedData(seq, interned);
+  if (!has_data) return;
+
+  const std::string kind = PacketKindName(data.id);
+  ++stats_.packet_kinds[kind];
+
+  if ((flags & kSeqNeedsIncrementalState) && !seq.incremental_state_valid()) {
+    ctx_->storage->IncrementStat("packet_skipped_seq_needs_incremental_state_invalid");
+    return;
+  }
+
+  if (data.id == tp::kClockSnapshot) {
+    HandleClockSnapshot(sequence_id, seq, data);
+    return;
+  }
+
+  // Clock of this packet: its own, else the sequence's defaults, else the trace clock.
+  if (clock_id == 0 && seq.defaults()) {
+    proto::Decoder dd(*seq.defaults());
+    proto::Field x;
+    while (dd.Next(&x)) {
+      if (x.id == pf::trace_packet_defaults::kTimestampClockId) clock_id = x.as_uint32();
+    }
+  }
+  PacketContext packet;
+  packet.sequence_id = sequence_id;
+  packet.sequence = &seq;
+  packet.timestamp_clock_id = clock_id;
+  packet.trusted_pid = trusted_pid;
+  packet.has_timestamp = has_ts;
+  if (has_ts) {
+    if (!ResolveTimestamp(&ts_field, clock_id, sequence_id, seq, &packet.ts)) return;
+    latest_ts_ = std::max(latest_ts_, packet.ts);
+  } else {
+    packet.ts = latest_ts_;
+  }
+
+  switch (data.id) {
+    case tp::kFtraceEvents:
+      ftrace_.DecodeBundle(packet, data);
+      return;
+    case tp::kProcessTree:
+      HandleProcessTree(packet, data);
+      return;
+    case tp::kTrackEvent:
+      track_events_.OnTrackEvent(packet, data);
+      return;
+    case tp::kTrackDescriptor:
+      track_events_.OnTrackDescriptor(packet, data);
+      return;
+    case tp::kThreadDescriptor:
+      track_events_.OnThreadDescriptor(packet, data);
+      return;
+    case tp::kProcessDescriptor:
+      track_events_.OnProcessDescriptor(packet, data);
+      return;
+    case tp::kCompressedPackets:
+      HandleCompressedPackets(data);
+      return;
+    case tp::kSynchronizationMarker:
+      return;
+    default:
+      if (!system_probes_.Decode(packet, data)) {
+        ctx_->storage->IncrementStat("unknown_packet_types");
+      }
+      return;
+  }
+}
+
+}  // namespace tw

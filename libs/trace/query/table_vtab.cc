@@ -1,0 +1,381 @@
+#include "libs/trace/query/table_vtab.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace tw {
+namespace {
+
+// idxNum layout: low 8 bits = plan, next bits = column (plan-specific).
+enum Plan : int {
+  kFullScan = 0,
+  kIdRange = 1,      // constraints on id (eq or bounds)
+  kSortedRange = 2,  // bounds/eq on a kSorted column
+  kIndexedEq = 3,    // equality on any int/string column through the lazy index
+};
+
+// Operators we accept, encoded one char each in idxStr.
+char OpCode(unsigned char op) {
+  switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: return '=';
+    case SQLITE_INDEX_CONSTRAINT_GT: return '>';
+    case SQLITE_INDEX_CONSTRAINT_GE: return 'g';
+    case SQLITE_INDEX_CONSTRAINT_LT: return '<';
+    case SQLITE_INDEX_CONSTRAINT_LE: return 'l';
+    default: return 0;
+  }
+}
+
+struct Vtab : sqlite3_vtab {
+  TableVtabContext* ctx;
+};
+
+struct Cursor : sqlite3_vtab_cursor {
+  // Either iterate rows [pos, end) directly, or positions [pos, end) of `list`.
+  const std::vector<uint32_t>* list = nullptr;
+  uint32_t pos = 0;
+  uint32_t end = 0;
+  uint32_t Row() const { return list ? (*list)[pos] : pos; }
+};
+
+const Table& TableOf(sqlite3_vtab* v) { return *static_cast<Vtab*>(v)->ctx->table; }
+
+const char* SqlType(ColumnType t) {
+  switch (t) {
+    case ColumnType::kInt: return "INTEGER";
+    case ColumnType::kDouble: return "DOUBLE";
+    case ColumnType::kString: return "TEXT";
+  }
+  return "";
+}
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+  auto* ctx = static_cast<TableVtabContext*>(aux);
+  std::string schema = "CREATE TABLE x(id INTEGER";
+  for (const Column* c : ctx->table->columns()) {
+    absl::StrAppend(&schema, ", ", c->name(), " ", SqlType(c->type()),
+                    (c->flags() & kHidden) ? " HIDDEN" : "");
+  }
+  schema += ")";
+  const int rc = sqlite3_declare_vtab(db, schema.c_str());
+  if (rc != SQLITE_OK) return rc;
+  auto* vtab = new Vtab();
+  vtab->ctx = ctx;
+  *out = vtab;
+  return SQLITE_OK;
+}
+
+int Disconnect(sqlite3_vtab* v) {
+  delete static_cast<Vtab*>(v);
+  return SQLITE_OK;
+}
+
+int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
+  const Table& table = TableOf(v);
+  const double n = std::max<double>(table.row_count(), 1);
+  const auto& cols = table.columns();
+
+  // Score each candidate plan; keep the cheapest.
+  int best_plan = kFullScan;
+  int best_col = -1;
+  double best_cost = n;
+  double best_rows = n;
+
+  auto consider = [&](int plan, int col, double cost, double rows) {
+    if (cost < best_cost) {
+      best_plan = plan;
+      best_col = col;
+      best_cost = cost;
+      best_rows = rows;
+    }
+  };
+
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& c = info->aConstraint[i];
+    if (!c.usable || !OpCode(c.op)) continue;
+    const int col = c.iColumn;  // 0 = id, k = cols[k-1]; -1 = rowid
+    const bool eq = c.op == SQLITE_INDEX_CONSTRAINT_EQ;
+    if (col <= 0) {
+      consider(kIdRange, 0, eq ? 1 : n / 4, eq ? 1 : n / 4);
+      continue;
+    }
+    const Column* column = cols[col - 1];
+    if (column->type() == ColumnType::kDouble) continue;
+    if (column->flags() & kSorted) {
+      consider(kSortedRange, col, eq ? 10 + std::log2(n) : n / 4, eq ? 10 : n / 4);
+    } else if (eq) {
+      consider(kIndexedEq, col, 20 + std::log2(n), 20);
+    }
+  }
+
+  // Pass every usable constraint of the chosen column (plus id ranges) to xFilter.
+  std::string ops;
+  int arg = 0;
+  if (best_plan != kFullScan) {
+    for (int i = 0; i < info->nConstraint; ++i) {
+      const auto& c = info->aConstraint[i];
+      if (!c.usable || !OpCode(c.op)) continue;
+      const int col = c.iColumn < 0 ? 0 : c.iColumn;
+      if (col != best_col) continue;
+      if (best_plan == kIndexedEq && c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+      info->aConstraintUsage[i].argvIndex = ++arg;
+      // SQLite re-checks everything except exact id equality: cheap, and keeps type affinity
+      // and NULL semantics exactly SQLite's.
+      info->aConstraintUsage[i].omit = 0;
+      ops.push_back(OpCode(c.op));
+    }
+  }
+  info->idxNum = best_plan | ((best_col < 0 ? 0 : best_col) << 8);
+  info->idxStr = sqlite3_mprintf("%s", ops.c_str());
+  info->needToFreeIdxStr = 1;
+  info->estimatedCost = best_cost;
+  info->estimatedRows = static_cast<sqlite3_int64>(best_rows);
+  if (best_plan == kIdRange && ops == "=") info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+
+  // Rows come out in id order for every plan but the value index.
+  if (best_plan != kIndexedEq && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 0 &&
+      !info->aOrderBy[0].desc) {
+    info->orderByConsumed = 1;
+  }
+  return SQLITE_OK;
+}
+
+int Open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
+  *out = new Cursor();
+  return SQLITE_OK;
+}
+
+int Close(sqlite3_vtab_cursor* c) {
+  delete static_cast<Cursor*>(c);
+  return SQLITE_OK;
+}
+
+// Narrows [lo, hi) of row positions by one bound, where value_at(i) is non-decreasing.
+template <typename ValueAt>
+void ApplyBound(char op, int64_t v, uint32_t* lo, uint32_t* hi, ValueAt value_at) {
+  auto lower = [&](int64_t x) {  // first i with value >= x
+    uint32_t a = *lo, b = *hi;
+    while (a < b) {
+      uint32_t m = a + (b - a) / 2;
+      if (value_at(m) < x) a = m + 1; else b = m;
+    }
+    return a;
+  };
+  auto upper = [&](int64_t x) {  // first i with value > x
+    uint32_t a = *lo, b = *hi;
+    while (a < b) {
+      uint32_t m = a + (b - a) / 2;
+      if (value_at(m) <= x) a = m + 1; else b = m;
+    }
+    return a;
+  };
+  switch (op) {
+    case '=': {
+      const uint32_t a = lower(v), b = upper(v);
+      *lo = a;
+      *hi = std::max(a, b);
+      break;
+    }
+    case '>':
+      if (v == INT64_MAX) { *lo = *hi; } else { *lo = lower(v + 1); }
+      break;
+    case 'g': *lo = lower(v); break;
+    case '<':
+      if (v == INT64_MIN) { *hi = *lo; } else { *hi = upper(v - 1); }
+      break;
+    case 'l': *hi = upper(v); break;
+  }
+  if (*lo > *hi) *lo = *hi;
+}
+
+// Integer value of a constraint argument, when it can drive a search. Reals are rounded in the
+// direction that keeps the search a superset; anything else (text vs int, NULL) returns false.
+bool IntArg(sqlite3_value* v, char op, int64_t* out) {
+  switch (sqlite3_value_numeric_type(v)) {
+    case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return true;
+    case SQLITE_FLOAT: {
+      const double d = sqlite3_value_double(v);
+      if (d > 9e18 || d < -9e18) return false;
+      if (op == '=') {
+        if (d != static_cast<double>(static_cast<int64_t>(d))) return false;
+        *out = static_cast<int64_t>(d);
+      } else if (op == '>' || op == 'g') {
+        *out = static_cast<int64_t>(std::floor(d));
+      } else {
+        *out = static_cast<int64_t>(std::ceil(d));
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
+           sqlite3_value** argv) {
+  auto* c = static_cast<Cursor*>(cur);
+  auto* ctx = static_cast<Vtab*>(cur->pVtab)->ctx;
+  const Table& table = *ctx->table;
+  const int plan = idx_num & 0xff;
+  const int col = idx_num >> 8;
+  c->list = nullptr;
+  c->pos = 0;
+  c->end = table.row_count();
+
+  if (plan == kIdRange) {
+    uint32_t lo = 0, hi = table.row_count();
+    for (int i = 0; i < argc; ++i) {
+      int64_t v;
+      if (sqlite3_value_type(argv[i]) == SQLITE_NULL) { lo = hi; break; }
+      if (!IntArg(argv[i], idx_str[i], &v)) continue;
+      ApplyBound(idx_str[i], v, &lo, &hi, [](uint32_t m) { return static_cast<int64_t>(m); });
+    }
+    c->pos = lo;
+    c->end = hi;
+  } else if (plan == kSortedRange) {
+    const Column* column = table.columns()[col - 1];
+    uint32_t lo = 0, hi = table.row_count();
+    for (int i = 0; i < argc; ++i) {
+      if (sqlite3_value_type(argv[i]) == SQLITE_NULL) { lo = hi; break; }
+      int64_t v;
+      if (column->type() == ColumnType::kString) continue;  // ids are not ordered like text
+      if (!IntArg(argv[i], idx_str[i], &v)) continue;
+      ApplyBound(idx_str[i], v, &lo, &hi, [&](uint32_t m) { return column->GetInt(m); });
+    }
+    c->pos = lo;
+    c->end = hi;
+  } else if (plan == kIndexedEq) {
+    const Column* column = table.columns()[col - 1];
+    if (argc < 1) return SQLITE_OK;
+    sqlite3_value* arg = argv[0];
+    if (sqlite3_value_type(arg) == SQLITE_NULL) {
+      c->end = 0;
+      return SQLITE_OK;
+    }
+    int64_t key;
+    if (column->type() == ColumnType::kString) {
+      if (sqlite3_value_type(arg) != SQLITE_TEXT) return SQLITE_OK;  // full scan, SQLite checks
+      const char* text = reinterpret_cast<const char*>(sqlite3_value_text(arg));
+      const int len = sqlite3_value_bytes(arg);
+      const StringId id = ctx->strings->Find(std::string_view(text, len));
+      if (id == kNullStringId) {
+        c->end = 0;
+        return SQLITE_OK;
+      }
+      key = id;
+    } else if (!IntArg(arg, '=', &key)) {
+      return SQLITE_OK;  // full scan
+    }
+    const std::vector<uint32_t>& index = ctx->indexes->IndexFor(col - 1);
+    uint32_t lo = 0, hi = static_cast<uint32_t>(index.size());
+    auto value_at = [&](uint32_t m) {
+      return column->type() == ColumnType::kString
+                 ? static_cast<int64_t>(column->GetString(index[m]))
+                 : column->GetInt(index[m]);
+    };
+    ApplyBound('=', key, &lo, &hi, value_at);
+    c->list = &index;
+    c->pos = lo;
+    c->end = hi;
+  }
+  return SQLITE_OK;
+}
+
+int Next(sqlite3_vtab_cursor* cur) {
+  ++static_cast<Cursor*>(cur)->pos;
+  return SQLITE_OK;
+}
+
+int Eof(sqlite3_vtab_cursor* cur) {
+  auto* c = static_cast<Cursor*>(cur);
+  return c->pos >= c->end;
+}
+
+int ColumnValue(sqlite3_vtab_cursor* cur, sqlite3_context* out, int n) {
+  auto* c = static_cast<Cursor*>(cur);
+  auto* ctx = static_cast<Vtab*>(cur->pVtab)->ctx;
+  const uint32_t row = c->Row();
+  if (n == 0) {
+    sqlite3_result_int64(out, row);
+    return SQLITE_OK;
+  }
+  const Column* column = ctx->table->columns()[n - 1];
+  if (column->IsNull(row)) {
+    sqlite3_result_null(out);
+    return SQLITE_OK;
+  }
+  switch (column->type()) {
+    case ColumnType::kInt: sqlite3_result_int64(out, column->GetInt(row)); break;
+    case ColumnType::kDouble: sqlite3_result_double(out, column->GetDouble(row)); break;
+    case ColumnType::kString: {
+      const std::string_view s = ctx->strings->Get(column->GetString(row));
+      sqlite3_result_text(out, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
+      break;
+    }
+  }
+  return SQLITE_OK;
+}
+
+int Rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* out) {
+  *out = static_cast<Cursor*>(cur)->Row();
+  return SQLITE_OK;
+}
+
+sqlite3_module MakeModule() {
+  sqlite3_module m;
+  std::memset(&m, 0, sizeof(m));
+  m.iVersion = 2;
+  m.xCreate = nullptr;  // eponymous-only: exists in every connection without CREATE
+  m.xConnect = Connect;
+  m.xBestIndex = BestIndex;
+  m.xDisconnect = Disconnect;
+  m.xDestroy = Disconnect;
+  m.xOpen = Open;
+  m.xClose = Close;
+  m.xFilter = Filter;
+  m.xNext = Next;
+  m.xEof = Eof;
+  m.xColumn = ColumnValue;
+  m.xRowid = Rowid;
+  return m;
+}
+
+const sqlite3_module kModule = MakeModule();
+
+}  // namespace
+
+const std::vector<uint32_t>& TableIndexCache::IndexFor(uint32_t col) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (indexes_.size() < table_->columns().size()) indexes_.resize(table_->columns().size());
+  auto& slot = indexes_[col];
+  if (!slot) {
+    const Column* column = table_->columns()[col];
+    auto index = std::make_unique<std::vector<uint32_t>>();
+    const uint32_t n = table_->row_count();
+    index->reserve(n);
+    for (uint32_t r = 0; r < n; ++r) {
+      if (!column->IsNull(r)) index->push_back(r);
+    }
+    const bool is_string = column->type() == ColumnType::kString;
+    std::stable_sort(index->begin(), index->end(), [&](uint32_t a, uint32_t b) {
+      return is_string ? column->GetString(a) < column->GetString(b)
+                       : column->GetInt(a) < column->GetInt(b);
+    });
+    slot = std::move(index);
+  }
+  return *slot;
+}
+
+absl::Status RegisterTableVtab(sqlite3* db, TableVtabContext* ctx) {
+  const std::string name = "__intrinsic_" + ctx->table->name();
+  const int rc = sqlite3_create_module_v2(db, name.c_str(), &kModule, ctx, nullptr);
+  if (rc != SQLITE_OK) {
+    return absl::InternalError(absl::StrCat("cannot register table ", name, ": ",
+                                            sqlite3_errmsg(db)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tw

@@ -1,0 +1,42 @@
+#pragma once
+// Exposes an in-memory columnar Table to SQLite as an eponymous virtual table named
+// `__intrinsic_<table>`. Constraints on `id`, on sorted columns, and equality on any integer or
+// string column are answered from the columns themselves (binary search, or a per-column index
+// built lazily on first use), so joins over millions of rows stay fast.
+
+#include <sqlite3.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "libs/trace/storage/string_pool.h"
+#include "libs/trace/storage/table.h"
+
+namespace tw {
+
+// Owns the lazily built per-column indexes of one table. Tables are immutable once loaded, so an
+// index never goes stale.
+class TableIndexCache {
+ public:
+  explicit TableIndexCache(const Table* table) : table_(table) {}
+  // Row ids ordered by (value, row) for integer/string column `col`; NULL cells excluded.
+  const std::vector<uint32_t>& IndexFor(uint32_t col);
+
+ private:
+  const Table* table_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<std::vector<uint32_t>>> indexes_;
+};
+
+struct TableVtabContext {
+  const Table* table;
+  const StringPool* strings;
+  std::unique_ptr<TableIndexCache> indexes;
+};
+
+// Registers `__intrinsic_<table.name()>` on `db`. `ctx` must outlive the connection.
+absl::Status RegisterTableVtab(sqlite3* db, TableVtabContext* ctx);
+
+}  // namespace tw

@@ -1,0 +1,92 @@
+#include "libs/trace/sorter/event_sorter.h"
+
+#include <algorithm>
+#include <queue>
+
+namespace tw {
+namespace {
+
+bool Before(const Event& a, const Event& b) {
+  return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+}
+
+}  // namespace
+
+EventSorter::~EventSorter() {
+  for (auto* queues : {&cpu_queues_, &seq_queues_}) {
+    for (Queue& q : *queues) {
+      for (Event& e : q.events) e.Release();
+    }
+  }
+}
+
+EventSorter::Queue& EventSorter::QueueAt(uint32_t id) {
+  std::vector<Queue>& queues = id < kMaxCpus ? cpu_queues_ : seq_queues_;
+  const uint32_t index = id < kMaxCpus ? id : id - kMaxCpus;
+  if (index >= queues.size()) queues.resize(index + 1);
+  return queues[index];
+}
+
+void EventSorter::Push(uint32_t queue, Event event) {
+  event.seq = next_seq_++;
+  if (event.ts < last_flushed_ts_) {
+    // Too late to be ordered: the window already moved past it. Deliver it now rather than
+    // dropping it, and count it so the stats show the trace needed a larger window.
+    ++out_of_order_;
+    sink_(event);
+    event.Release();
+    return;
+  }
+  Queue& q = QueueAt(queue);
+  if (event.ts < q.max_ts) q.sorted = false;
+  q.max_ts = std::max(q.max_ts, event.ts);
+  newest_ts_ = std::max(newest_ts_, event.ts);
+  q.events.push_back(std::move(event));
+  ++buffered_;
+  // Flushing is amortised: only every 64k pushes is the window checked.
+  if (window_ns_ > 0 && ++pushes_since_flush_ >= 65536) {
+    pushes_since_flush_ = 0;
+    if (newest_ts_ - window_ns_ > last_flushed_ts_) FlushUntil(newest_ts_ - window_ns_);
+  }
+}
+
+void EventSorter::Finish() { FlushUntil(INT64_MAX); }
+
+void EventSorter::FlushUntil(int64_t limit) {
+  // Heads of all non-empty queues in a min-heap; pop the earliest, refill from its queue.
+  std::vector<Queue*> active;
+  for (auto* queues : {&cpu_queues_, &seq_queues_}) {
+    for (Queue& q : *queues) {
+      if (q.events.empty()) continue;
+      if (!q.sorted) {
+        std::stable_sort(q.events.begin(), q.events.end(), Before);
+        q.sorted = true;
+      }
+      active.push_back(&q);
+    }
+  }
+  auto later = [](const Queue* a, const Queue* b) {
+    return Before(b->events.front(), a->events.front());
+  };
+  std::priority_queue<Queue*, std::vector<Queue*>, decltype(later)> heap(later,
+                                                                         std::move(active));
+  while (!heap.empty()) {
+    Queue* q = heap.top();
+    if (q->events.front().ts > limit) break;
+    heap.pop();
+    Event& e = q->events.front();
+    last_flushed_ts_ = e.ts;
+    sink_(e);
+    e.Release();
+    q->events.pop_front();
+    --buffered_;
+    if (!q->events.empty()) heap.push(q);
+  }
+  if (limit == INT64_MAX) {
+    for (auto* queues : {&cpu_queues_, &seq_queues_}) {
+      for (Queue& q : *queues) q.events.shrink_to_fit();
+    }
+  }
+}
+
+}  // namespace tw

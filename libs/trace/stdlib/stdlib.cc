@@ -1,0 +1,47 @@
+#include "libs/trace/stdlib/stdlib.h"
+
+#include <algorithm>
+
+namespace tw {
+
+// Each module lives in modules/<dotted_name_with_underscores>.cc and defines one constant, e.g.
+//   namespace tw::stdlib_modules {
+//   extern const SqlModule kSlicesWithContext;
+//   const SqlModule kSlicesWithContext = {"slices.with_context", R"sql( ... )sql"};
+//   }
+// To add one: create the file, list it in CMakeLists.txt, declare it below and add it to
+// kModules. An explicit list (rather than static self-registration) keeps the set visible in
+// one place and immune to the linker dropping unreferenced object files.
+namespace stdlib_modules {
+// extern const SqlModule kExample;
+}  // namespace stdlib_modules
+
+namespace {
+
+const std::vector<const SqlModule*>& AllModules() {
+  static const std::vector<const SqlModule*> kModules = {
+      // &stdlib_modules::kExample,
+  };
+  return kModules;
+}
+
+}  // namespace
+
+const SqlModule* FindSqlModule(std::string_view name) {
+  for (const SqlModule* m : AllModules()) {
+    if (m->name == name) return m;
+  }
+  return nullptr;
+}
+
+std::vector<const SqlModule*> SqlModulesWithPrefix(std::string_view prefix) {
+  std::vector<const SqlModule*> out;
+  for (const SqlModule* m : AllModules()) {
+    if (m->name.substr(0, prefix.size()) == prefix) out.push_back(m);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const SqlModule* a, const SqlModule* b) { return a->name < b->name; });
+  return out;
+}
+
+}  // namespace tw

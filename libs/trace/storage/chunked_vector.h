@@ -1,0 +1,36 @@
+#pragma once
+// An append-only vector stored in fixed-size chunks. Columns use it instead of std::vector so
+// growing a table never doubles its memory or copies it, which keeps import peak RSS close to
+// the data's real size.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tw {
+
+template <typename T, uint32_t kShift = 14>
+class ChunkedVector {
+ public:
+  static constexpr uint32_t kChunk = 1u << kShift;
+  static constexpr uint32_t kMask = kChunk - 1;
+
+  void push_back(const T& v) {
+    if ((size_ & kMask) == 0) chunks_.emplace_back(new T[kChunk]);
+    chunks_.back()[size_ & kMask] = v;
+    ++size_;
+  }
+  const T& operator[](uint32_t i) const { return chunks_[i >> kShift][i & kMask]; }
+  T& operator[](uint32_t i) { return chunks_[i >> kShift][i & kMask]; }
+  uint32_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t memory_bytes() const {
+    return chunks_.size() * kChunk * sizeof(T) + chunks_.capacity() * sizeof(void*);
+  }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  uint32_t size_ = 0;
+};
+
+}  // namespace tw

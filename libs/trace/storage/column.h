@@ -1,0 +1,160 @@
+#pragma once
+// Typed, append-only columns of a table. A table is a set of columns of equal length; SQLite sees
+// them through the virtual-table module in query/. Values are exposed as one of three SQL
+// types (integer, real, text); narrower storage (int32, int8) is an implementation detail.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libs/trace/storage/chunked_vector.h"
+#include "libs/trace/storage/string_pool.h"
+
+namespace tw {
+
+class Table;
+
+enum class ColumnType : uint8_t { kInt, kDouble, kString };
+
+// Flags describing what the query layer may assume about a column.
+enum ColumnFlags : uint32_t {
+  kNone = 0,
+  kSorted = 1 << 0,  // non-decreasing in row order (e.g. ts of tables filled in time order)
+  kHidden = 1 << 1,  // not part of SELECT *
+};
+
+class Column {
+ public:
+  Column(Table* table, std::string name, ColumnType type, uint32_t flags);
+  virtual ~Column() = default;
+  Column(const Column&) = delete;
+  Column& operator=(const Column&) = delete;
+
+  const std::string& name() const { return name_; }
+  ColumnType type() const { return type_; }
+  uint32_t flags() const { return flags_; }
+  void set_flags(uint32_t f) { flags_ = f; }
+
+  virtual bool IsNull(uint32_t row) const = 0;
+  // Only meaningful for the column's own type and non-null cells.
+  virtual int64_t GetInt(uint32_t row) const { return 0; }
+  virtual double GetDouble(uint32_t row) const { return 0; }
+  virtual StringId GetString(uint32_t row) const { return kNullStringId; }
+  virtual size_t memory_bytes() const = 0;
+
+ private:
+  std::string name_;
+  ColumnType type_;
+  uint32_t flags_;
+};
+
+// Bit set of NULL cells, allocated only for nullable columns.
+class NullBits {
+ public:
+  void Append(bool is_null) {
+    if ((size_ & 63) == 0) words_.push_back(0);
+    if (is_null) words_.back() |= uint64_t{1} << (size_ & 63);
+    ++size_;
+  }
+  bool Get(uint32_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
+  void Set(uint32_t i, bool is_null) {
+    if (is_null) {
+      words_[i >> 6] |= uint64_t{1} << (i & 63);
+    } else {
+      words_[i >> 6] &= ~(uint64_t{1} << (i & 63));
+    }
+  }
+  size_t memory_bytes() const { return words_.capacity() * 8; }
+
+ private:
+  std::vector<uint64_t> words_;
+  uint32_t size_ = 0;
+};
+
+// Integer column stored as T (int64_t, int32_t, uint32_t, int8_t...). Nullable columns keep a
+// NullBits; non-nullable columns have none.
+template <typename T>
+class IntColumn : public Column {
+ public:
+  IntColumn(Table* table, std::string name, bool nullable = false, uint32_t flags = kNone)
+      : Column(table, std::move(name), ColumnType::kInt, flags), nullable_(nullable) {}
+
+  void Append(T v) {
+    values_.push_back(v);
+    if (nullable_) nulls_.Append(false);
+  }
+  void Append(std::optional<T> v) {
+    values_.push_back(v ? *v : T{});
+    if (nullable_) nulls_.Append(!v.has_value());
+  }
+  void AppendNull() {
+    values_.push_back(T{});
+    nulls_.Append(true);
+  }
+  void Set(uint32_t row, T v) {
+    values_[row] = v;
+    if (nullable_) nulls_.Set(row, false);
+  }
+  void SetNull(uint32_t row) { nulls_.Set(row, true); }
+  T operator[](uint32_t row) const { return values_[row]; }
+  std::optional<T> Get(uint32_t row) const {
+    if (IsNull(row)) return std::nullopt;
+    return values_[row];
+  }
+  uint32_t size() const { return values_.size(); }
+
+  bool IsNull(uint32_t row) const override { return nullable_ && nulls_.Get(row); }
+  int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(values_[row]); }
+  size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
+
+ private:
+  bool nullable_;
+  ChunkedVector<T> values_;
+  NullBits nulls_;
+};
+
+class DoubleColumn : public Column {
+ public:
+  DoubleColumn(Table* table, std::string name, bool nullable = false, uint32_t flags = kNone)
+      : Column(table, std::move(name), ColumnType::kDouble, flags), nullable_(nullable) {}
+  void Append(double v) {
+    values_.push_back(v);
+    if (nullable_) nulls_.Append(false);
+  }
+  void Append(std::optional<double> v) {
+    values_.push_back(v ? *v : 0.0);
+    if (nullable_) nulls_.Append(!v.has_value());
+  }
+  void Set(uint32_t row, double v) {
+    values_[row] = v;
+    if (nullable_) nulls_.Set(row, false);
+  }
+  double operator[](uint32_t row) const { return values_[row]; }
+  bool IsNull(uint32_t row) const override { return nullable_ && nulls_.Get(row); }
+  double GetDouble(uint32_t row) const override { return values_[row]; }
+  size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
+
+ private:
+  bool nullable_;
+  ChunkedVector<double> values_;
+  NullBits nulls_;
+};
+
+// String column of interned ids; kNullStringId is NULL.
+class StringColumn : public Column {
+ public:
+  StringColumn(Table* table, std::string name, uint32_t flags = kNone)
+      : Column(table, std::move(name), ColumnType::kString, flags) {}
+  void Append(StringId v) { values_.push_back(v); }
+  void Set(uint32_t row, StringId v) { values_[row] = v; }
+  StringId operator[](uint32_t row) const { return values_[row]; }
+  bool IsNull(uint32_t row) const override { return values_[row] == kNullStringId; }
+  StringId GetString(uint32_t row) const override { return values_[row]; }
+  size_t memory_bytes() const override { return values_.memory_bytes(); }
+
+ private:
+  ChunkedVector<StringId> values_;
+};
+
+}  // namespace tw

@@ -1,0 +1,93 @@
+#pragma once
+// Everything a loaded trace holds: the string pool, every table, stats and metadata. Trackers
+// write it during import; the query layer reads it afterwards (it is immutable once loaded).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "libs/trace/storage/string_pool.h"
+#include "libs/trace/storage/tables.h"
+
+namespace tw {
+
+enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
+
+class TraceStorage {
+ public:
+  TraceStorage();
+
+  StringPool& strings() { return strings_; }
+  const StringPool& strings() const { return strings_; }
+  StringId Intern(std::string_view s) { return strings_.Intern(s); }
+  std::string_view Str(StringId id) const { return strings_.Get(id); }
+
+  // Stats: counters of what happened during import (errors, data loss, info). Keys are
+  // trace_processor's stat names; indexed stats (per cpu, per buffer) carry an index.
+  void IncrementStat(std::string_view name, int64_t delta = 1);
+  void SetStat(std::string_view name, int64_t value);
+  void SetIndexedStat(std::string_view name, int64_t index, int64_t value);
+  void IncrementIndexedStat(std::string_view name, int64_t index, int64_t delta = 1);
+  int64_t GetStat(std::string_view name) const;
+
+  // Metadata: one row per key (or several for multi-valued keys).
+  void SetMetadata(std::string_view name, int64_t value);
+  void SetMetadata(std::string_view name, std::string_view value);
+  void AppendMetadata(std::string_view name, std::string_view value);
+  std::optional<int64_t> GetMetadataInt(std::string_view name) const;
+
+  // Trace bounds: widened by every timestamped event stored.
+  void ExtendBounds(int64_t ts) {
+    if (ts < start_ts_) start_ts_ = ts;
+    if (ts > end_ts_) end_ts_ = ts;
+  }
+  int64_t start_ts() const { return start_ts_ == INT64_MAX ? 0 : start_ts_; }
+  int64_t end_ts() const { return end_ts_ == INT64_MIN ? 0 : end_ts_; }
+
+  // Writes stats and metadata into their tables. Called once when import finishes.
+  void FinalizeStatsAndMetadata();
+
+  size_t memory_bytes() const;
+
+  ProcessTable process;
+  ThreadTable thread;
+  CpuTable cpu;
+  CpuFreqTable cpu_freq;
+  SchedSliceTable sched_slice;
+  ThreadStateTable thread_state;
+  TrackTable track;
+  SliceTable slice;
+  CounterTable counter;
+  StateTable state;
+  FlowTable flow;
+  ArgTable args;
+  FtraceEventTable ftrace_event;
+  LogTable logs;
+  MetadataTable metadata;
+  StatsTable stats;
+  ClockSnapshotTable clock_snapshot;
+  MachineTable machine;
+
+  // Every table, for registration with SQLite.
+  std::vector<Table*> AllTables();
+
+ private:
+  struct StatValue {
+    int64_t value = 0;
+  };
+  struct MetadataValue {
+    std::optional<int64_t> int_value;
+    std::optional<std::string> str_value;
+  };
+
+  StringPool strings_;
+  std::map<std::pair<std::string, int64_t>, int64_t> indexed_stats_;
+  std::map<std::string, int64_t, std::less<>> stats_;
+  std::vector<std::pair<std::string, MetadataValue>> metadata_;
+  int64_t start_ts_ = INT64_MAX;
+  int64_t end_ts_ = INT64_MIN;
+};
+
+}  // namespace tw

@@ -1,0 +1,114 @@
+#include "libs/trace/trace_loader.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "libs/common/process_memory.h"
+#include "libs/common/status_macros.h"
+#include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/proto_importer.h"
+#include "libs/trace/reader/open_trace.h"
+#include "libs/trace/sorter/event_sorter.h"
+#include "libs/trace/trackers/event_router.h"
+#include "libs/trace/trackers/trace_context.h"
+
+namespace tw {
+namespace {
+
+std::string EventTypeName(EventType t) {
+  switch (t) {
+    case EventType::kSchedSwitch: return "sched_switch";
+    case EventType::kSchedWaking: return "sched_waking";
+    case EventType::kTaskNewtask: return "task_newtask";
+    case EventType::kTaskRename: return "task_rename";
+    case EventType::kProcessExit: return "sched_process_exit";
+    case EventType::kProcessFree: return "sched_process_free";
+    case EventType::kSchedBlockedReason: return "sched_blocked_reason";
+    case EventType::kCpuFrequency: return "cpu_frequency";
+    case EventType::kCpuIdle: return "cpu_idle";
+    case EventType::kAtrace: return "atrace";
+    case EventType::kFtraceRaw: return "ftrace_other";
+    case EventType::kProcessTree: return "process_tree";
+    case EventType::kCounter: return "counter";
+    case EventType::kTrackEvent: return "track_event";
+    case EventType::kAndroidLog: return "android_log";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
+                                                  const LoadOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  auto storage = std::make_unique<TraceStorage>();
+  LoadInfo info;
+  info.format = std::string(TraceFormatName(opened.format));
+  info.gzip = opened.gzip;
+  info.file_bytes = opened.file_bytes;
+
+  TraceContext context(storage.get());
+  EventRouter router(&context);
+  int64_t event_counts[32] = {};
+  EventSorter sorter(options.sort_window_ns, [&](Event& e) {
+    ++event_counts[static_cast<int>(e.type)];
+    router.Route(e);
+  });
+
+  switch (opened.format) {
+    case TraceFormat::kPerfettoProto: {
+      ImportContext ictx;
+      ictx.storage = storage.get();
+      ictx.sorter = &sorter;
+      ictx.on_kernel_data = [&] { context.processes.SetPidZeroIsUpidZeroIdleProcess(); };
+      ProtoImporter importer(&ictx);
+      RETURN_IF_ERROR(importer.Import(opened.source.get(), options.max_packet_bytes));
+      if (ictx.kernel_release) {
+        context.sched.set_kernel_version(ParseKernelVersion(*ictx.kernel_release));
+      }
+      info.packets = importer.stats().packets;
+      info.decoded_bytes = importer.stats().bytes;
+      info.packet_kinds = importer.stats().packet_kinds;
+      break;
+    }
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "trace format '", std::string(TraceFormatName(opened.format)),
+          "' is not supported yet"));
+  }
+  sorter.Finish();
+  router.Finish();
+  if (sorter.out_of_order_events() > 0) {
+    storage->SetStat("sorter_push_event_out_of_order", sorter.out_of_order_events());
+  }
+  for (int i = 0; i < 32; ++i) {
+    if (event_counts[i]) {
+      info.event_kinds[EventTypeName(static_cast<EventType>(i))] = event_counts[i];
+      info.events += event_counts[i];
+    }
+  }
+  storage->SetMetadata("trace_size_bytes", info.file_bytes);
+  storage->SetMetadata("trace_type", std::string_view("proto"));
+  storage->FinalizeStatsAndMetadata();
+
+  ASSIGN_OR_RETURN(std::unique_ptr<TraceDatabase> db, TraceDatabase::Open(storage.get()));
+  info.load_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  info.peak_rss_bytes = PeakRssBytes();
+  return std::make_unique<LoadedTrace>(std::move(storage), std::move(db), std::move(info));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<LoadedTrace>> LoadTraceFile(const std::string& path,
+                                                           const LoadOptions& options) {
+  ASSIGN_OR_RETURN(OpenedTrace opened, OpenTraceFile(path));
+  return Load(std::move(opened), options);
+}
+
+absl::StatusOr<std::unique_ptr<LoadedTrace>> LoadTraceBytes(std::string_view bytes,
+                                                            const LoadOptions& options) {
+  ASSIGN_OR_RETURN(OpenedTrace opened, OpenTraceBytes(bytes));
+  return Load(std::move(opened), options);
+}
+
+}  // namespace tw

@@ -1,0 +1,116 @@
+#include "libs/trace/trackers/args_tracker.h"
+
+#include "absl/hash/hash.h"
+
+namespace tw {
+namespace {
+
+uint64_t HashArgs(const std::vector<Arg>& args) {
+  uint64_t h = 1469598103934665603ull;
+  for (const Arg& a : args) {
+    h = absl::HashOf(h, a.flat_key, a.key, static_cast<int>(a.value.type), a.value.int_value,
+                     a.value.string_value, a.value.real_value);
+  }
+  return h;
+}
+
+bool SameValue(const ArgValue& a, const ArgValue& b) {
+  return a.type == b.type && a.int_value == b.int_value && a.string_value == b.string_value &&
+         (a.real_value == b.real_value || (a.real_value != a.real_value && b.real_value != b.real_value));
+}
+
+}  // namespace
+
+ArgsTracker::ArgsTracker(TraceStorage* storage) : storage_(storage) {
+  const char* names[] = {"null", "int", "uint", "string", "real", "pointer", "bool", "json"};
+  for (int i = 0; i < 8; ++i) type_names_[i] = storage_->Intern(names[i]);
+}
+
+Arg ArgsTracker::MakeArg(std::string_view key, ArgValue value) {
+  const StringId k = storage_->Intern(key);
+  return Arg{k, k, value};
+}
+
+Arg ArgsTracker::MakeArg(std::string_view flat_key, std::string_view key, ArgValue value) {
+  return Arg{storage_->Intern(flat_key), storage_->Intern(key), value};
+}
+
+std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
+  if (args.empty()) return std::nullopt;
+  const uint64_t h = HashArgs(args);
+  std::vector<uint32_t>& candidates = by_hash_[h];
+  ArgTable& t = storage_->args;
+  for (uint32_t id : candidates) {
+    if (set_size_[id] != args.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < args.size() && same; ++i) {
+      const uint32_t row = set_first_row_[id] + static_cast<uint32_t>(i);
+      const Arg& a = args[i];
+      ArgValue stored{static_cast<ArgValue::Type>(0), 0, 0, kNullStringId};
+      same = t.key[row] == a.key && t.flat_key[row] == a.flat_key;
+      if (same) {
+        // Compare through the original value kept in the columns.
+        const StringId vt = t.value_type[row];
+        same = vt == type_names_[static_cast<int>(a.value.type)];
+        if (same) {
+          stored.type = a.value.type;
+          stored.int_value = t.int_value[row];
+          stored.string_value = t.string_value[row];
+          stored.real_value = t.real_value[row];
+          same = SameValue(stored, a.value);
+        }
+      }
+    }
+    if (same) return id;
+  }
+  const uint32_t id = static_cast<uint32_t>(set_first_row_.size());
+  set_first_row_.push_back(t.row_count());
+  set_size_.push_back(static_cast<uint32_t>(args.size()));
+  candidates.push_back(id);
+  for (const Arg& a : args) {
+    t.arg_set_id.Append(id);
+    t.flat_key.Append(a.flat_key);
+    t.key.Append(a.key);
+    const auto type = a.value.type;
+    const bool is_int = type == ArgValue::Type::kInt || type == ArgValue::Type::kUint ||
+                        type == ArgValue::Type::kPointer || type == ArgValue::Type::kBool;
+    if (is_int) {
+      t.int_value.Append(a.value.int_value);
+    } else {
+      t.int_value.Append(std::optional<int64_t>());
+    }
+    t.string_value.Append((type == ArgValue::Type::kString || type == ArgValue::Type::kJson)
+                              ? a.value.string_value
+                              : kNullStringId);
+    if (type == ArgValue::Type::kReal) {
+      t.real_value.Append(a.value.real_value);
+    } else {
+      t.real_value.Append(std::optional<double>());
+    }
+    t.value_type.Append(type_names_[static_cast<int>(type)]);
+    t.CommitRow();
+  }
+  return id;
+}
+
+std::vector<Arg> ArgsTracker::GetArgSet(uint32_t arg_set_id) const {
+  std::vector<Arg> out;
+  if (arg_set_id >= set_first_row_.size()) return out;
+  const ArgTable& t = storage_->args;
+  for (uint32_t i = 0; i < set_size_[arg_set_id]; ++i) {
+    const uint32_t row = set_first_row_[arg_set_id] + i;
+    Arg a;
+    a.flat_key = t.flat_key[row];
+    a.key = t.key[row];
+    for (int k = 0; k < 8; ++k) {
+      if (type_names_[k] == t.value_type[row]) a.value.type = static_cast<ArgValue::Type>(k);
+    }
+    a.value.int_value = t.int_value.IsNull(row) ? 0 : t.int_value[row];
+    a.value.string_value = t.string_value[row];
+    a.value.real_value = t.real_value.IsNull(row) ? 0 : t.real_value[row];
+    out.push_back(a);
+  }
+  return out;
+}
+
+}  // namespace tw

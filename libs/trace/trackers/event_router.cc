@@ -1,0 +1,339 @@
+#include "libs/trace/trackers/event_router.h"
+
+#include "libs/trace/trackers/track_event_tracker.h"
+
+namespace tw {
+
+EventRouter::EventRouter(TraceContext* context)
+    : ctx_(context),
+      storage_(context->storage),
+      cpufreq_(storage_->Intern("cpufreq")),
+      cpuidle_(storage_->Intern("cpuidle")) {}
+
+void EventRouter::Route(Event& e) {
+  switch (e.type) {
+    case EventType::kSchedSwitch: OnSchedSwitch(e); break;
+    case EventType::kSchedWaking: OnSchedWaking(e); break;
+    case EventType::kTaskNewtask:
+    case EventType::kTaskRename:
+    case EventType::kProcessExit:
+    case EventType::kProcessFree: OnTask(e); break;
+    case EventType::kSchedBlockedReason:
+      ctx_->sched.PushBlockedReason(
+          e.blocked.pid,
+          e.blocked.io_wait < 0 ? std::nullopt : std::optional<bool>(e.blocked.io_wait != 0),
+          e.blocked.function);
+      break;
+    case EventType::kCpuFrequency:
+    case EventType::kCpuIdle: OnCpuCounter(e); break;
+    case EventType::kAtrace: OnAtrace(e.ts, e.As<AtraceData>()); break;
+    case EventType::kFtraceRaw: OnFtraceRaw(e.ts, e.As<FtraceRawData>()); break;
+    case EventType::kProcessTree: OnProcessTree(e.ts, e.As<ProcessTreeData>()); break;
+    case EventType::kCounter: OnCounter(e.ts, e.As<CounterData>()); break;
+    case EventType::kTrackEvent: ctx_->track_events->OnTrackEvent(e.ts, e.As<TrackEventData>()); break;
+    case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
+  }
+}
+
+void EventRouter::OnSchedSwitch(const Event& e) {
+  const SchedSwitchData& s = e.sched_switch;
+  storage_->ExtendBounds(e.ts);
+  if (e.compact) {
+    ctx_->sched.PushCompactSchedSwitch(e.ts, e.cpu, s.prev_state, s.next_pid, s.next_comm,
+                                       s.next_prio);
+  } else {
+    // The running thread is looked up first, as for every plain ftrace event.
+    if (e.pid >= 0) ctx_->processes.GetOrCreateThread(e.pid);
+    ctx_->sched.PushSchedSwitch(e.ts, e.cpu, s.prev_pid, s.prev_comm, s.prev_prio, s.prev_state,
+                                s.next_pid, s.next_comm, s.next_prio);
+  }
+}
+
+void EventRouter::OnSchedWaking(const Event& e) {
+  const SchedWakingData& w = e.sched_waking;
+  storage_->ExtendBounds(e.ts);
+  if (w.subtype == 0) seen_sched_waking_ = true;
+  // sched_wakeup duplicates sched_waking when both are recorded; trust waking then.
+  if (w.subtype != 0 && seen_sched_waking_) return;
+  const std::optional<uint32_t> flags =
+      w.has_common_flags ? std::optional<uint32_t>(w.common_flags) : std::nullopt;
+  if (e.compact) {
+    ctx_->sched.PushWaking(e.ts, e.cpu, w.pid, w.comm, std::nullopt, flags);
+  } else {
+    ctx_->sched.PushWaking(e.ts, e.cpu, w.pid, w.comm, e.pid, flags);
+  }
+}
+
+void EventRouter::OnTask(const Event& e) {
+  ProcessTracker& p = ctx_->processes;
+  const TaskData& t = e.task;
+  switch (e.type) {
+    case EventType::kTaskNewtask: {
+      constexpr uint32_t kCloneThread = 0x00010000;
+      if (t.pid == 0) return;  // the idle task of a cpu being brought up
+      if ((t.clone_flags & kCloneThread) == 0) {
+        const uint32_t upid =
+            p.StartNewProcess(e.ts, std::nullopt, t.pid, t.comm, ThreadNamePriority::kFtrace);
+        const uint32_t source = p.GetOrCreateThread(e.pid);
+        const uint32_t child = p.GetOrCreateThread(t.pid);
+        p.AssociateCreatedProcessToParentThread(upid, source);
+        ctx_->sched.PushNewTask(e.ts, child, source);
+        return;
+      }
+      const uint32_t source = p.GetOrCreateThread(e.pid);
+      const uint32_t child = p.StartNewThread(e.ts, t.pid);
+      p.UpdateThreadName(child, t.comm, ThreadNamePriority::kFtrace);
+      p.AssociateThreads(source, child);
+      ctx_->sched.PushNewTask(e.ts, child, source);
+      return;
+    }
+    case EventType::kTaskRename: {
+      const uint32_t utid = p.GetOrCreateThread(t.pid);
+      p.UpdateThreadNameAndMaybeProcessName(utid, t.comm, ThreadNamePriority::kFtrace);
+      return;
+    }
+    case EventType::kProcessExit: {
+      // Exit is informational; the thread ends when its task struct is freed.
+      const uint32_t utid = p.GetOrCreateThread(t.pid);
+      p.UpdateThreadName(utid, t.comm, ThreadNamePriority::kFtrace);
+      return;
+    }
+    case EventType::kProcessFree:
+      p.EndThread(e.ts, t.pid);
+      return;
+    default:
+      return;
+  }
+}
+
+void EventRouter::OnCpuCounter(const Event& e) {
+  const bool freq = e.type == EventType::kCpuFrequency;
+  const uint32_t cpu = e.cpu_counter.cpu;
+  ctx_->sched.Cpu(cpu);
+  const uint32_t track = ctx_->tracks.InternCpuCounterTrack(
+      cpu, freq ? cpufreq_ : cpuidle_, freq ? "cpu_frequency" : "cpu_idle");
+  storage_->counter.Insert(e.ts, track, e.cpu_counter.value);
+  storage_->ExtendBounds(e.ts);
+}
+
+uint32_t EventRouter::AtraceUtid(const AtraceData& a) {
+  if (a.tgid == 0) return ctx_->processes.GetOrCreateThread(a.tid);
+  return ctx_->processes.UpdateThread(a.tid, a.tgid);
+}
+
+void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
+  ProcessTracker& p = ctx_->processes;
+  SliceTracker& slices = ctx_->slices;
+  TrackTracker& tracks = ctx_->tracks;
+  storage_->ExtendBounds(ts);
+  switch (a.kind) {
+    case 'B': {
+      const uint32_t utid = AtraceUtid(a);
+      slices.Begin(ts, tracks.InternThreadTrack(utid), a.category, a.name, a.args);
+      return;
+    }
+    case 'E': {
+      uint32_t utid;
+      if (a.tgid == 0) {
+        const std::optional<uint32_t> found = p.GetThreadOrNull(a.tid);
+        if (!found) return;
+        utid = *found;
+      } else {
+        utid = p.UpdateThread(a.tid, a.tgid);
+      }
+      slices.End(ts, tracks.InternThreadTrack(utid), kNullStringId, kNullStringId, a.args);
+      return;
+    }
+    case 'S':
+    case 'F': {
+      const uint32_t upid = p.GetOrCreateProcess(a.tgid);
+      if (a.kind == 'S') {
+        const uint32_t track = tracks.InternAsyncBegin(upid, a.name, a.cookie,
+                                                       "atrace_async_slice");
+        std::vector<Arg> args = a.args;
+        args.push_back(ctx_->args.MakeArg("cookie", ArgValue::Int(a.cookie)));
+        slices.Begin(ts, track, kNullStringId, a.name, args);
+      } else if (auto track = tracks.InternAsyncEnd(upid, a.name, a.cookie,
+                                                    "atrace_async_slice")) {
+        slices.End(ts, *track, kNullStringId, kNullStringId, {});
+      }
+      return;
+    }
+    case 'I': {
+      const uint32_t utid = AtraceUtid(a);
+      slices.Scoped(ts, tracks.InternThreadTrack(utid), kNullStringId, a.name, 0, a.args);
+      return;
+    }
+    case 'N':
+    case 'G':
+    case 'H': {
+      const uint32_t upid = p.GetOrCreateProcess(a.tgid);
+      const uint32_t utid = p.GetOrCreateThread(a.tid);
+      constexpr std::string_view kType = "atrace_async_slice_for_track";
+      if (a.kind == 'N') {
+        const uint32_t track = tracks.InternAsyncInstant(upid, a.track_name, kType);
+        slices.Scoped(ts, track, kNullStringId, a.name, 0,
+                      {ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
+      } else if (a.kind == 'G') {
+        const uint32_t track = tracks.InternAsyncBegin(upid, a.track_name, a.cookie, kType);
+        slices.Begin(ts, track, kNullStringId, a.name,
+                     {ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
+      } else if (auto track = tracks.InternAsyncEnd(upid, a.track_name, a.cookie, kType)) {
+        slices.End(ts, *track, kNullStringId, kNullStringId,
+                   {ctx_->args.MakeArg("end_utid", ArgValue::Uint(utid))});
+      }
+      return;
+    }
+    case 'C': {
+      if (storage_->Str(a.name) == "ScreenState") {
+        const uint32_t track =
+            tracks.InternGlobalCounterTrack(storage_->Intern("ScreenState"), "screen_state");
+        storage_->counter.Insert(ts, track, a.value);
+        return;
+      }
+      const uint32_t upid = p.GetOrCreateProcess(a.tgid);
+      const std::optional<uint32_t> utid = p.GetThreadOrNull(a.tid);
+      const uint32_t track = tracks.InternProcessCounterTrack(upid, a.name, "atrace_counter");
+      const uint32_t row = storage_->counter.Insert(ts, track, a.value);
+      if (utid) {
+        if (auto set = ctx_->args.AddArgSet({ctx_->args.MakeArg("utid", ArgValue::Uint(*utid))})) {
+          storage_->counter.arg_set_id.Set(row, *set);
+        }
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
+  const uint32_t utid = ctx_->processes.GetOrCreateThread(raw.pid);
+  ctx_->sched.Cpu(raw.cpu);
+  storage_->ftrace_event.Insert(ts, raw.name, raw.cpu, utid, ctx_->args.AddArgSet(raw.args),
+                                raw.common_flags);
+  storage_->ExtendBounds(ts);
+}
+
+void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {
+  ProcessTracker& p = ctx_->processes;
+  auto truncate_kworker = [](std::string_view comm) {
+    if (comm.substr(0, 8) == "kworker/") {
+      const size_t plus = comm.find('+', 8);
+      const size_t minus = comm.find('-', 8);
+      const size_t cut = std::min(plus, minus);
+      if (cut != std::string_view::npos) return comm.substr(0, cut);
+    }
+    return comm;
+  };
+  std::vector<int32_t> kthread_pids;
+  for (const ProcessTreeData::Process& proc : tree.processes) {
+    if (proc.cmdline.empty()) continue;  // no cmdline field at all: nothing to learn
+    std::string_view argv0 = proc.cmdline[0];
+    std::string joined;
+    bool joined_set = false;
+    constexpr int32_t kKthreaddPid = 2;
+    if (proc.ppid == kKthreaddPid) {
+      kthread_pids.push_back(proc.pid);
+      const std::string_view truncated = truncate_kworker(argv0);
+      if (truncated.size() != argv0.size()) {
+        argv0 = truncated;
+        joined = std::string(argv0);
+        joined_set = true;
+      }
+    }
+    if (proc.cmdline.size() == 1) {
+      const size_t space = argv0.find(' ');
+      if (space != std::string_view::npos) argv0 = argv0.substr(0, space);
+    }
+    if (!joined_set) {
+      for (size_t i = 0; i < proc.cmdline.size(); ++i) {
+        if (i) joined.push_back(' ');
+        joined += proc.cmdline[i];
+      }
+    }
+    const uint32_t parent = p.GetOrCreateProcess(proc.ppid);
+    const uint32_t upid = p.GetOrCreateProcess(proc.pid);
+    p.SetProcessParent(upid, parent);
+    p.SetProcessMetadata(upid, argv0, joined);
+    if (proc.cmdline_is_comm) {
+      const uint32_t utid = p.GetOrCreateThread(proc.pid);
+      p.UpdateThreadName(utid, storage_->Intern(joined), ThreadNamePriority::kProcessTree);
+    }
+    if (proc.uid) p.SetProcessUid(upid, *proc.uid);
+    if (proc.process_start_from_boot) p.SetStartTsIfUnset(upid, *proc.process_start_from_boot);
+    if (proc.is_kthread) {
+      process_args_[upid].push_back(
+          ctx_->args.MakeArg("is_kthread", ArgValue::Bool(*proc.is_kthread)));
+    }
+  }
+  for (const ProcessTreeData::Thread& thread : tree.threads) {
+    p.UpdateThread(thread.tid, thread.tgid);
+    if (thread.name) {
+      std::string_view name = *thread.name;
+      if (thread.tid == thread.tgid &&
+          std::find(kthread_pids.begin(), kthread_pids.end(), thread.tid) != kthread_pids.end()) {
+        name = truncate_kworker(name);
+      }
+      const uint32_t utid = p.GetOrCreateThread(thread.tid);
+      p.UpdateThreadName(utid, storage_->Intern(name), ThreadNamePriority::kProcessTree);
+    }
+  }
+  (void)ts;
+}
+
+void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
+  TrackTracker& tracks = ctx_->tracks;
+  const std::string_view type = storage_->Str(c.type);
+  uint32_t track;
+  switch (c.scope) {
+    case CounterData::Scope::kGlobal:
+      track = tracks.InternGlobalCounterTrack(c.name, type, c.unit);
+      break;
+    case CounterData::Scope::kCpu:
+      ctx_->sched.Cpu(static_cast<uint32_t>(c.scope_id));
+      track = tracks.InternCpuCounterTrack(static_cast<uint32_t>(c.scope_id), c.name, type);
+      break;
+    case CounterData::Scope::kProcess:
+      track = tracks.InternProcessCounterTrack(ctx_->processes.GetOrCreateProcess(c.scope_id),
+                                               c.name, type, c.unit);
+      break;
+    case CounterData::Scope::kThread:
+      track = tracks.InternThreadCounterTrack(ctx_->processes.GetOrCreateThread(c.scope_id),
+                                              c.name, type);
+      break;
+    case CounterData::Scope::kTrack:
+      ctx_->track_events->OnTrackCounter(ts, static_cast<uint64_t>(c.scope_id), c.value);
+      return;
+  }
+  storage_->counter.Insert(ts, track, c.value);
+  storage_->ExtendBounds(ts);
+}
+
+void EventRouter::OnAndroidLog(int64_t ts, const AndroidLogData& log) {
+  LogTable& logs = storage_->logs;
+  std::optional<uint32_t> utid;
+  if (log.tid > 0) {
+    utid = log.pid > 0 ? ctx_->processes.UpdateThread(log.tid, log.pid)
+                       : ctx_->processes.GetOrCreateThread(log.tid);
+  }
+  logs.ts.Append(ts);
+  logs.utid.Append(utid);
+  logs.prio.Append(log.prio);
+  logs.log_source.Append(storage_->Intern("android_logcat"));
+  logs.tag.Append(log.tag);
+  logs.msg.Append(log.msg);
+  logs.arg_set_id.Append(ctx_->args.AddArgSet(log.args));
+  logs.CommitRow();
+  storage_->ExtendBounds(ts);
+}
+
+void EventRouter::Finish() {
+  for (auto& [upid, args] : process_args_) {
+    if (auto set = ctx_->args.AddArgSet(args)) storage_->process.arg_set_id.Set(upid, *set);
+  }
+  process_args_.clear();
+  ctx_->track_events->Finish();
+}
+
+}  // namespace tw

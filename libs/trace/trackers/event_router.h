@@ -1,0 +1,42 @@
+#pragma once
+// Hands each sorted event to the trackers that turn it into rows. One switch, no parsing: every
+// event arrives fully decoded from its importer.
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/trace/events/events.h"
+#include "libs/trace/trackers/trace_context.h"
+
+namespace tw {
+
+class EventRouter {
+ public:
+  explicit EventRouter(TraceContext* context);
+
+  void Route(Event& event);
+  // Called once after the last event: writes what was accumulated (process args, ...).
+  void Finish();
+
+ private:
+  void OnSchedSwitch(const Event& e);
+  void OnSchedWaking(const Event& e);
+  void OnTask(const Event& e);
+  void OnCpuCounter(const Event& e);
+  void OnAtrace(int64_t ts, const AtraceData& a);
+  void OnFtraceRaw(int64_t ts, const FtraceRawData& raw);
+  void OnProcessTree(int64_t ts, const ProcessTreeData& tree);
+  void OnCounter(int64_t ts, const CounterData& c);
+  void OnAndroidLog(int64_t ts, const AndroidLogData& log);
+  uint32_t AtraceUtid(const AtraceData& a);
+
+  TraceContext* ctx_;
+  TraceStorage* storage_;
+  absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
+  bool seen_sched_waking_ = false;
+  StringId cpufreq_ = kNullStringId;
+  StringId cpuidle_ = kNullStringId;
+};
+
+}  // namespace tw

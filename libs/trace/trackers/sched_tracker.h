@@ -1,0 +1,71 @@
+#pragma once
+// Turns scheduler events into `sched_slice` (what ran on each CPU) and `thread_state` (what each
+// thread was doing: Running, R, R+, S, D, ...), the two tables most CPU analyses start from.
+// The rules follow trace_processor: the idle task has no thread_state rows, wakeups only
+// matter for blocked threads, and a blocked reason annotates the thread's last blocked row.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/trace/storage/trace_storage.h"
+#include "libs/trace/trackers/process_tracker.h"
+#include "libs/trace/trackers/task_state.h"
+
+namespace tw {
+
+class SchedTracker {
+ public:
+  SchedTracker(TraceStorage* storage, ProcessTracker* processes);
+
+  void set_kernel_version(std::optional<KernelVersion> v) { kernel_version_ = v; }
+
+  void PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, StringId prev_comm,
+                       int32_t prev_prio, int64_t prev_state, int64_t next_pid,
+                       StringId next_comm, int32_t next_prio);
+  // compact_sched carries no prev_pid/prev_comm: the previous thread is whoever we last saw
+  // switched in on that cpu (the first switch per cpu is therefore skipped).
+  void PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_state, int64_t next_pid,
+                              StringId next_comm, int32_t next_prio);
+  // `waker_pid` nullopt: compact waking, the waker is the thread running on `cpu`.
+  void PushWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid, StringId comm,
+                  std::optional<int64_t> waker_pid, std::optional<uint32_t> common_flags);
+  void PushNewTask(int64_t ts, uint32_t new_utid, uint32_t waker_utid);
+  void PushBlockedReason(int64_t pid, std::optional<bool> io_wait, StringId function);
+
+  // The cpu row (ucpu) for a cpu number, creating cpu rows up to it.
+  uint32_t Cpu(uint32_t cpu);
+
+ private:
+  struct PendingSched {
+    uint32_t slice_row = UINT32_MAX;
+    int64_t last_pid = -1;
+    uint32_t last_utid = UINT32_MAX;
+    int32_t last_prio = 0;
+  };
+  struct ThreadRows {
+    uint32_t last_row = UINT32_MAX;
+    uint32_t last_blocked_row = UINT32_MAX;
+  };
+
+  StringId StateString(int64_t raw_state);
+  void SwitchThreadStates(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
+                          uint32_t next_utid);
+  void ClosePending(int64_t ts, uint32_t utid, bool data_loss);
+  void AddOpenState(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu,
+                    std::optional<uint32_t> waker_utid, std::optional<uint32_t> common_flags);
+  bool IsRunning(StringId s) const { return s == running_; }
+  bool IsBlocked(StringId s) const { return s != running_ && s != runnable_; }
+
+  TraceStorage* storage_;
+  ProcessTracker* processes_;
+  std::optional<KernelVersion> kernel_version_;
+  std::vector<PendingSched> pending_;  // by cpu
+  std::vector<ThreadRows> thread_rows_;  // by utid
+  absl::flat_hash_map<int64_t, StringId> state_strings_;
+  StringId running_;
+  StringId runnable_;
+};
+
+}  // namespace tw

@@ -1,0 +1,125 @@
+#include "libs/trace/trackers/slice_tracker.h"
+
+namespace tw {
+
+SliceTracker::SliceTracker(TraceStorage* storage, ArgsTracker* args)
+    : storage_(storage), args_(args) {}
+
+void SliceTracker::MaybeCloseStack(int64_t ts, std::vector<Open>* stack) {
+  // Complete slices (known end) leave the stack once time passes their end.
+  while (!stack->empty()) {
+    const Open& top = stack->back();
+    if (top.end_ts < 0 || top.end_ts > ts) break;
+    stack->pop_back();
+  }
+}
+
+uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId category,
+                              StringId name, std::vector<Open>* stack,
+                              const std::vector<Arg>& args, ThreadTime tt) {
+  std::optional<uint32_t> parent;
+  if (!stack->empty()) parent = stack->back().row;
+  SliceTable& slices = storage_->slice;
+  const uint32_t row = slices.Insert(ts, dur, track, category, name,
+                                     static_cast<uint32_t>(stack->size()), parent);
+  if (auto set = args_->AddArgSet(args)) slices.arg_set_id.Set(row, *set);
+  if (tt.ts) slices.thread_ts.Set(row, *tt.ts);
+  if (tt.instruction_count) slices.thread_instruction_count.Set(row, *tt.instruction_count);
+  storage_->ExtendBounds(ts);
+  if (dur > 0) storage_->ExtendBounds(ts + dur);
+  return row;
+}
+
+std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId category,
+                                            StringId name, const std::vector<Arg>& args,
+                                            ThreadTime thread_time) {
+  std::vector<Open>& stack = stacks_[track];
+  MaybeCloseStack(ts, &stack);
+  const uint32_t row = Insert(ts, -1, track, category, name, &stack, args, thread_time);
+  stack.push_back({row, -1});
+  return row;
+}
+
+std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId category,
+                                          StringId name, const std::vector<Arg>& args,
+                                          ThreadTime thread_time) {
+  auto it = stacks_.find(track);
+  if (it == stacks_.end()) {
+    storage_->IncrementStat("stackless_slice_end");
+    return std::nullopt;
+  }
+  std::vector<Open>& stack = it->second;
+  MaybeCloseStack(ts, &stack);
+  if (stack.empty()) {
+    storage_->IncrementStat("stackless_slice_end");
+    return std::nullopt;
+  }
+  SliceTable& slices = storage_->slice;
+  // Find the innermost open (not complete) slice that matches the given name/category.
+  std::optional<size_t> match;
+  for (size_t i = stack.size(); i-- > 0;) {
+    if (stack[i].end_ts >= 0) continue;
+    const uint32_t row = stack[i].row;
+    if (name != kNullStringId && slices.name[row] != name) continue;
+    if (category != kNullStringId && slices.category[row] != category) continue;
+    match = i;
+    break;
+  }
+  if (!match) {
+    storage_->IncrementStat("misplaced_end_event");
+    return std::nullopt;
+  }
+  const uint32_t row = stack[*match].row;
+  const int64_t dur = ts - slices.ts[row];
+  if (dur < 0) {
+    storage_->IncrementStat("slice_negative_duration");
+    return std::nullopt;
+  }
+  slices.dur.Set(row, dur);
+  storage_->ExtendBounds(ts);
+  if (thread_time.ts && !slices.thread_ts.IsNull(row)) {
+    slices.thread_dur.Set(row, *thread_time.ts - slices.thread_ts[row]);
+  }
+  if (thread_time.instruction_count && !slices.thread_instruction_count.IsNull(row)) {
+    slices.thread_instruction_delta.Set(
+        row, *thread_time.instruction_count - slices.thread_instruction_count[row]);
+  }
+  AddArgs(row, args);
+  stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(*match));
+  return row;
+}
+
+std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringId category,
+                                             StringId name, int64_t dur,
+                                             const std::vector<Arg>& args,
+                                             ThreadTime thread_time,
+                                             std::optional<int64_t> thread_dur) {
+  std::vector<Open>& stack = stacks_[track];
+  MaybeCloseStack(ts, &stack);
+  const uint32_t row = Insert(ts, dur, track, category, name, &stack, args, thread_time);
+  if (thread_dur) storage_->slice.thread_dur.Set(row, *thread_dur);
+  stack.push_back({row, ts + dur});
+  return row;
+}
+
+void SliceTracker::AddArgs(uint32_t slice_id, const std::vector<Arg>& args) {
+  if (args.empty()) return;
+  SliceTable& slices = storage_->slice;
+  std::vector<Arg> merged;
+  if (!slices.arg_set_id.IsNull(slice_id)) merged = args_->GetArgSet(slices.arg_set_id[slice_id]);
+  merged.insert(merged.end(), args.begin(), args.end());
+  if (auto set = args_->AddArgSet(merged)) slices.arg_set_id.Set(slice_id, *set);
+}
+
+std::optional<uint32_t> SliceTracker::GetTopmostSliceOnTrack(uint32_t track) const {
+  auto it = stacks_.find(track);
+  if (it == stacks_.end() || it->second.empty()) return std::nullopt;
+  return it->second.back().row;
+}
+
+size_t SliceTracker::OpenDepth(uint32_t track) const {
+  auto it = stacks_.find(track);
+  return it == stacks_.end() ? 0 : it->second.size();
+}
+
+}  // namespace tw

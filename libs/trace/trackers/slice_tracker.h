@@ -1,0 +1,61 @@
+#pragma once
+// Builds the `slice` table: per track, a stack of open slices gives each new slice its depth and
+// parent. Begin/End pairs, complete events (known duration) and instants all go through here;
+// slices still open when the trace ends keep dur = -1, as in trace_processor.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/trace/events/events.h"
+#include "libs/trace/storage/trace_storage.h"
+#include "libs/trace/trackers/args_tracker.h"
+
+namespace tw {
+
+class SliceTracker {
+ public:
+  SliceTracker(TraceStorage* storage, ArgsTracker* args);
+
+  struct ThreadTime {
+    std::optional<int64_t> ts;
+    std::optional<int64_t> instruction_count;
+  };
+
+  std::optional<uint32_t> Begin(int64_t ts, uint32_t track, StringId category, StringId name,
+                                const std::vector<Arg>& args, ThreadTime thread_time = {});
+  // Ends the innermost open slice on `track` (matching `name`/`category` when given).
+  std::optional<uint32_t> End(int64_t ts, uint32_t track, StringId category, StringId name,
+                              const std::vector<Arg>& args, ThreadTime thread_time = {});
+  std::optional<uint32_t> Scoped(int64_t ts, uint32_t track, StringId category, StringId name,
+                                 int64_t dur, const std::vector<Arg>& args,
+                                 ThreadTime thread_time = {},
+                                 std::optional<int64_t> thread_dur = std::nullopt);
+  std::optional<uint32_t> Instant(int64_t ts, uint32_t track, StringId category, StringId name,
+                                  const std::vector<Arg>& args) {
+    return Scoped(ts, track, category, name, 0, args);
+  }
+  // Adds args to a slice already stored.
+  void AddArgs(uint32_t slice_id, const std::vector<Arg>& args);
+
+  // The innermost open slice on `track`, if any (flows attach to it).
+  std::optional<uint32_t> GetTopmostSliceOnTrack(uint32_t track) const;
+  // Whether `track` has ever had a slice (used to pick fallback tracks).
+  size_t OpenDepth(uint32_t track) const;
+
+ private:
+  struct Open {
+    uint32_t row;
+    int64_t end_ts;  // -1: open until an End
+  };
+  void MaybeCloseStack(int64_t ts, std::vector<Open>* stack);
+  uint32_t Insert(int64_t ts, int64_t dur, uint32_t track, StringId category, StringId name,
+                  std::vector<Open>* stack, const std::vector<Arg>& args, ThreadTime tt);
+
+  TraceStorage* storage_;
+  ArgsTracker* args_;
+  absl::flat_hash_map<uint32_t, std::vector<Open>> stacks_;
+};
+
+}  // namespace tw

@@ -1,0 +1,89 @@
+#include "libs/trace/trackers/task_state.h"
+
+#include <cctype>
+
+namespace tw {
+namespace {
+
+enum Flag : uint32_t {
+  kInterruptibleSleep = 0x01,
+  kUninterruptibleSleep = 0x02,
+  kStopped = 0x04,
+  kTraced = 0x08,
+  kExitDead = 0x10,
+  kExitZombie = 0x20,
+  kTaskDead = 0x40,
+  kWakeKill = 0x80,
+  kWaking = 0x100,
+  kParked = 0x200,
+  kNoLoad = 0x400,
+  kIdle = 0x800,
+  kPreempted = 0x1000,
+  kInvalid = 0x8000,
+};
+
+uint32_t Parse(uint16_t raw, KernelVersion v) {
+  uint32_t parsed = raw & 0x3f;
+  if (v.AtLeast(4, 14)) {
+    if (raw & 0x40) parsed |= kParked;
+    if (raw & 0x80) parsed |= kIdle;
+    if (raw & 0x100) parsed |= kPreempted;
+    if (raw & 0xfe00) parsed = kInvalid;
+    return parsed;
+  }
+  if (raw & 0x40) parsed |= kTaskDead;
+  if (raw & 0x80) parsed |= kWakeKill;
+  if (raw & 0x100) parsed |= kWaking;
+  if (raw & 0x200) parsed |= kParked;
+  if (raw & 0x400) parsed |= kNoLoad;
+  if (parsed == (kUninterruptibleSleep | kNoLoad)) parsed = kIdle;
+  if (v.AtLeast(4, 8)) {
+    if (raw & 0x1000) parsed |= kPreempted;
+  } else if (raw & 0x800) {
+    parsed |= kPreempted;
+  }
+  return parsed;
+}
+
+}  // namespace
+
+std::optional<KernelVersion> ParseKernelVersion(std::string_view release) {
+  KernelVersion v;
+  size_t i = 0;
+  auto number = [&](int* out) {
+    if (i >= release.size() || !std::isdigit(static_cast<unsigned char>(release[i]))) return false;
+    int n = 0;
+    while (i < release.size() && std::isdigit(static_cast<unsigned char>(release[i]))) {
+      n = n * 10 + (release[i++] - '0');
+      if (n > 100000) return false;
+    }
+    *out = n;
+    return true;
+  };
+  if (!number(&v.major)) return std::nullopt;
+  if (i < release.size() && release[i] == '.') {
+    ++i;
+    if (!number(&v.minor)) return std::nullopt;
+  }
+  return v;
+}
+
+std::string TaskStateToString(int64_t raw_state, std::optional<KernelVersion> version) {
+  const uint32_t parsed =
+      Parse(static_cast<uint16_t>(raw_state), version.value_or(KernelVersion{4, 4}));
+  if (parsed & kInvalid) return "";
+  if (parsed == 0) return "R";
+  if (parsed == kPreempted) return "R+";
+  std::string out;
+  const std::pair<uint32_t, char> letters[] = {
+      {kInterruptibleSleep, 'S'}, {kUninterruptibleSleep, 'D'}, {kStopped, 'T'},
+      {kTraced, 't'},             {kExitDead, 'X'},             {kExitZombie, 'Z'},
+      {kParked, 'P'},             {kTaskDead, 'x'},             {kWakeKill, 'K'},
+      {kWaking, 'W'},             {kNoLoad, 'N'},               {kIdle, 'I'}};
+  for (const auto& [flag, c] : letters) {
+    if (parsed & flag) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace tw

@@ -1,0 +1,18 @@
+#include "libs/trace/trackers/trace_context.h"
+
+#include "libs/trace/trackers/track_event_tracker.h"
+
+namespace tw {
+
+TraceContext::TraceContext(TraceStorage* s)
+    : storage(s),
+      args(s),
+      processes(s),
+      tracks(s, &args),
+      slices(s, &args),
+      sched(s, &processes),
+      track_events(std::make_unique<TrackEventTracker>(this)) {}
+
+TraceContext::~TraceContext() = default;
+
+}  // namespace tw

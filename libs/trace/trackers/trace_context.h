@@ -1,0 +1,31 @@
+#pragma once
+// The trackers of one trace import, created together and wired to one storage. Importers hand
+// sorted events to EventRouter; everything else reaches the trackers through here.
+
+#include <memory>
+
+#include "libs/trace/storage/trace_storage.h"
+#include "libs/trace/trackers/args_tracker.h"
+#include "libs/trace/trackers/process_tracker.h"
+#include "libs/trace/trackers/sched_tracker.h"
+#include "libs/trace/trackers/slice_tracker.h"
+#include "libs/trace/trackers/track_tracker.h"
+
+namespace tw {
+
+class TrackEventTracker;
+
+struct TraceContext {
+  explicit TraceContext(TraceStorage* s);
+  ~TraceContext();
+
+  TraceStorage* storage;
+  ArgsTracker args;
+  ProcessTracker processes;
+  TrackTracker tracks;
+  SliceTracker slices;
+  SchedTracker sched;
+  std::unique_ptr<TrackEventTracker> track_events;
+};
+
+}  // namespace tw

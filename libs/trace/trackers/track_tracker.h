@@ -1,0 +1,64 @@
+#pragma once
+// Creates tracks (the timelines slices and counters live on) once per identity: a thread's
+// slice track, a process's named async track, a cpu's counter of some kind, and so on. Each
+// track records its dimensions both as args (dimension_arg_set_id, as trace_processor does)
+// and in denormalised columns the typed views read directly.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <tuple>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/trace/storage/trace_storage.h"
+#include "libs/trace/trackers/args_tracker.h"
+
+namespace tw {
+
+class TrackTracker {
+ public:
+  TrackTracker(TraceStorage* storage, ArgsTracker* args);
+
+  uint32_t InternThreadTrack(uint32_t utid);
+  // A slice track of a process keyed by name (atrace async slices, named process tracks).
+  uint32_t InternProcessTrack(uint32_t upid, StringId name, std::string_view type);
+  uint32_t InternGlobalTrack(StringId name, std::string_view type);
+  uint32_t InternCpuTrack(uint32_t cpu, StringId name, std::string_view type);
+
+  uint32_t InternGlobalCounterTrack(StringId name, std::string_view type,
+                                    StringId unit = kNullStringId);
+  uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type);
+  uint32_t InternProcessCounterTrack(uint32_t upid, StringId name, std::string_view type,
+                                     StringId unit = kNullStringId);
+  uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, std::string_view type);
+
+  // Async slices keyed by (process, name) and a cookie: every cookie open at the same time gets
+  // its own track of the set (all named `name`), so overlapping async slices never nest.
+  uint32_t InternAsyncBegin(uint32_t upid, StringId name, int64_t cookie, std::string_view type);
+  std::optional<uint32_t> InternAsyncEnd(uint32_t upid, StringId name, int64_t cookie,
+                                         std::string_view type);
+  // A track of the set for an instant (does not stay occupied).
+  uint32_t InternAsyncInstant(uint32_t upid, StringId name, std::string_view type);
+
+  // A track with no identity to dedupe by (track_event descriptors manage their own).
+  uint32_t CreateTrack(StringId name, std::string_view type, std::string_view event_type);
+
+ private:
+  using Key = std::tuple<int, int64_t, StringId, StringId>;  // kind, id, name, type
+  uint32_t Intern(const Key& key, StringId name, std::string_view type,
+                  std::string_view event_type, std::optional<uint32_t> utid,
+                  std::optional<uint32_t> upid, std::optional<uint32_t> cpu, StringId unit);
+
+  struct AsyncSlot {
+    uint32_t track;
+    std::optional<int64_t> cookie;  // set while a slice is open on it
+  };
+  std::vector<AsyncSlot>& AsyncSet(uint32_t upid, StringId name, std::string_view type);
+
+  TraceStorage* storage_;
+  ArgsTracker* args_;
+  absl::flat_hash_map<Key, uint32_t> tracks_;
+  absl::flat_hash_map<Key, std::vector<AsyncSlot>> async_sets_;
+};
+
+}  // namespace tw

@@ -1,0 +1,70 @@
+// `tracewise query TRACE SQL [--format csv|table|json]`: loads the trace, runs every statement
+// of SQL in order and prints the last one's result. A SQL error prints SQLite's message and
+// exits 1; a trace that cannot be loaded exits 1 too.
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "libs/trace/query/result_format.h"
+#include "libs/trace/trace_loader.h"
+#include "tools/tracewise/commands.h"
+
+namespace tw::cli {
+
+int RunQuery(const Args& args) {
+  std::string format = "table";
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--format" && i + 1 < args.size()) {
+      format = args[++i];
+    } else if (a.rfind("--format=", 0) == 0) {
+      format = a.substr(9);
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 2 || (format != "csv" && format != "table" && format != "json")) {
+    std::fprintf(stderr,
+                 "usage: tracewise query TRACE SQL [--format csv|table|json]\n"
+                 "       (SQL may be @file.sql to read it from a file)\n");
+    return 2;
+  }
+  std::string sql = positional[1];
+  if (!sql.empty() && sql[0] == '@') {
+    std::ifstream in(sql.substr(1));
+    if (!in) {
+      std::fprintf(stderr, "tracewise: cannot read SQL file %s\n", sql.c_str() + 1);
+      return 1;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    sql = ss.str();
+  }
+  auto trace = LoadTraceFile(positional[0]);
+  if (!trace.ok()) {
+    std::fprintf(stderr, "tracewise: cannot load %s: %s\n", positional[0].c_str(),
+                 std::string(trace.status().message()).c_str());
+    return 1;
+  }
+  auto result = (*trace)->Query(sql);
+  if (!result.ok()) {
+    std::fprintf(stderr, "tracewise: query failed: %s\n",
+                 std::string(result.status().message()).c_str());
+    return 1;
+  }
+  std::string out;
+  if (format == "csv") {
+    out = FormatCsv(*result);
+  } else if (format == "json") {
+    out = FormatJson(*result);
+  } else {
+    out = FormatTable(*result);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!out.empty() && out.back() != '\n') std::fputc('\n', stdout);
+  return 0;
+}
+
+}  // namespace tw::cli

@@ -1,0 +1,15 @@
+#pragma once
+// Subcommands of the `tracewise` CLI. Each takes the arguments after its name and returns the
+// process exit code.
+
+#include <string>
+#include <vector>
+
+namespace tw::cli {
+
+using Args = std::vector<std::string>;
+
+int RunQuery(const Args& args);
+int RunInfo(const Args& args);
+
+}  // namespace tw::cli

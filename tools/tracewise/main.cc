@@ -1,0 +1,34 @@
+// tracewise: the command line face of Tracewise. Subcommands live in cmd_*.cc.
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "tools/tracewise/commands.h"
+
+namespace {
+
+void PrintUsage() {
+  std::fprintf(stderr,
+               "usage: tracewise <command> [args]\n"
+               "\n"
+               "commands:\n"
+               "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
+               "  info TRACE                                  describe a trace and its import\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    PrintUsage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  tw::cli::Args args(argv + 2, argv + argc);
+  if (command == "query") return tw::cli::RunQuery(args);
+  if (command == "info") return tw::cli::RunInfo(args);
+  std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
+  PrintUsage();
+  return 2;
+}
