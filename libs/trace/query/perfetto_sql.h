@@ -77,8 +77,8 @@ std::vector<SqlStatementText> SplitSqlStatements(std::string_view sql);
 // The first line of `statement`'s text, trimmed and cut to `max_chars`, for error messages.
 std::string FirstLineOf(std::string_view statement, size_t max_chars = 100);
 
-// For INSERT / REPLACE / UPDATE / DELETE statements (after an optional WITH clause): the name
-// of the table written to, unqualified and unquoted. Empty for anything else.
+// For INSERT / REPLACE / UPDATE / DELETE (after an optional WITH clause) and ALTER TABLE: the
+// name of the table written to, unqualified and unquoted. Empty for anything else.
 std::string WriteTargetOf(std::string_view statement);
 
 // ---------------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ class MacroRegistry {
 
 class PerfettoFunctions {
  public:
-  explicit PerfettoFunctions(sqlite3* db) : db_(db) {}
+  explicit PerfettoFunctions(sqlite3* db);
   ~PerfettoFunctions();  // finalizes cached statements; call before closing the connection
   PerfettoFunctions(const PerfettoFunctions&) = delete;
   PerfettoFunctions& operator=(const PerfettoFunctions&) = delete;

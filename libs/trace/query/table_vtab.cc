@@ -56,7 +56,8 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   auto* ctx = static_cast<TableVtabContext*>(aux);
   std::string schema = "CREATE TABLE x(id INTEGER";
   for (const Column* c : ctx->table->columns()) {
-    absl::StrAppend(&schema, ", ", c->name(), " ", SqlType(c->type()),
+    // Quoted: some column names (key, release, ...) are SQL keywords.
+    absl::StrAppend(&schema, ", \"", c->name(), "\" ", SqlType(c->type()),
                     (c->flags() & kHidden) ? " HIDDEN" : "");
   }
   schema += ")";
@@ -104,6 +105,14 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     }
     const Column* column = cols[col - 1];
     if (column->type() == ColumnType::kDouble) continue;
+    if (column->type() == ColumnType::kString) {
+      // The index orders string ids, so it can only answer exact (BINARY) equality: under
+      // COLLATE NOCASE, say, it would miss rows SQLite's re-check would have accepted.
+      const char* coll = sqlite3_vtab_collation(info, i);
+      if (!eq || (coll && sqlite3_stricmp(coll, "BINARY") != 0)) continue;
+      consider(kIndexedEq, col, 20 + std::log2(n), 20);
+      continue;
+    }
     if (column->flags() & kSorted) {
       consider(kSortedRange, col, eq ? 10 + std::log2(n) : n / 4, eq ? 10 : n / 4);
     } else if (eq) {
@@ -121,6 +130,10 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
       const int col = c.iColumn < 0 ? 0 : c.iColumn;
       if (col != best_col) continue;
       if (best_plan == kIndexedEq && c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+      if (best_plan == kIndexedEq && cols[col - 1]->type() == ColumnType::kString) {
+        const char* coll = sqlite3_vtab_collation(info, i);
+        if (coll && sqlite3_stricmp(coll, "BINARY") != 0) continue;
+      }
       info->aConstraintUsage[i].argvIndex = ++arg;
       // SQLite re-checks everything except exact id equality: cheap, and keeps type affinity
       // and NULL semantics exactly SQLite's.
@@ -194,7 +207,19 @@ void ApplyBound(char op, int64_t v, uint32_t* lo, uint32_t* hi, ValueAt value_at
 // Integer value of a constraint argument, when it can drive a search. Reals are rounded in the
 // direction that keeps the search a superset; anything else (text vs int, NULL) returns false.
 bool IntArg(sqlite3_value* v, char op, int64_t* out) {
-  switch (sqlite3_value_numeric_type(v)) {
+  int type = sqlite3_value_type(v);
+  if (type == SQLITE_TEXT) {
+    // Text that looks like a number compares as one against an INTEGER column. Convert a copy:
+    // sqlite3_value_numeric_type() rewrites its argument, which is SQLite's own register.
+    sqlite3_value* copy = sqlite3_value_dup(v);
+    if (!copy) return false;
+    type = sqlite3_value_numeric_type(copy);
+    const bool ok = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+    const bool result = ok && IntArg(copy, op, out);
+    sqlite3_value_free(copy);
+    return result;
+  }
+  switch (type) {
     case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return true;
     case SQLITE_FLOAT: {
       const double d = sqlite3_value_double(v);

@@ -99,8 +99,8 @@ absl::StatusOr<std::string> ReadUpTo(ChunkSource* src, size_t max_bytes) {
   out.resize(max_bytes);
   size_t have = 0;
   while (have < max_bytes) {
-    absl::StatusOr<size_t> n = src->Read(reinterpret_cast<uint8_t*>(out.data()) + have,
-                                         max_bytes - have);
+    absl::StatusOr<size_t> n =
+        src->Read(reinterpret_cast<uint8_t*>(out.data()) + have, max_bytes - have);
     if (!n.ok()) {
       if (have == 0) return n.status();
       break;

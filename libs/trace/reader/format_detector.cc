@@ -155,8 +155,7 @@ std::string Lower(std::string_view s) {
 }
 
 bool IsDigits(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::string_view TrimRight(std::string_view s) {

@@ -13,8 +13,7 @@ constexpr int kWindowBitsAutoDetect = 15 + 32;
 
 }  // namespace
 
-GzipChunkSource::GzipChunkSource(std::unique_ptr<ChunkSource> compressed,
-                                 size_t input_buffer_bytes)
+GzipChunkSource::GzipChunkSource(std::unique_ptr<ChunkSource> compressed, size_t input_buffer_bytes)
     : compressed_(std::move(compressed)), in_(input_buffer_bytes > 0 ? input_buffer_bytes : 1) {
   if (inflateInit2(&zs_, kWindowBitsAutoDetect) == Z_OK) {
     zs_ready_ = true;
@@ -101,9 +100,9 @@ absl::StatusOr<size_t> GzipChunkSource::Read(uint8_t* buf, size_t capacity) {
       // No progress was possible. With output space left that means zlib needs input: more is
       // on the way unless the compressed stream has ended, which means it was cut short.
       if (zs_.avail_in == 0 && input_eof_) {
-        error_ = absl::InvalidArgumentError(absl::StrCat(
-            "gzip stream truncated after ", compressed_in_, " bytes (", decompressed_out_,
-            " bytes decompressed)"));
+        error_ = absl::InvalidArgumentError(
+            absl::StrCat("gzip stream truncated after ", compressed_in_, " bytes (",
+                         decompressed_out_, " bytes decompressed)"));
         break;
       }
       continue;
@@ -114,10 +113,9 @@ absl::StatusOr<size_t> GzipChunkSource::Read(uint8_t* buf, size_t capacity) {
     }
     // Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR.
     const int64_t offset = compressed_in_ - static_cast<int64_t>(zs_.avail_in);
-    error_ = absl::InvalidArgumentError(
-        absl::StrCat("gzip data corrupt near compressed byte ", offset, ": ",
-                     zs_.msg ? zs_.msg : (ret == Z_NEED_DICT ? "needs a preset dictionary"
-                                                             : "inflate failed")));
+    error_ = absl::InvalidArgumentError(absl::StrCat(
+        "gzip data corrupt near compressed byte ", offset, ": ",
+        zs_.msg ? zs_.msg : (ret == Z_NEED_DICT ? "needs a preset dictionary" : "inflate failed")));
     break;
   }
   // Hand over what was decoded before any error; the error waits for the next call.

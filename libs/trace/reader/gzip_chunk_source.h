@@ -8,12 +8,12 @@
 // every byte that could still be decoded, then INVALID_ARGUMENT on the next call (and on every
 // call after that). The caller decides whether a partial trace is useful.
 
+#include <zlib.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include <zlib.h>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"

@@ -18,10 +18,10 @@ absl::StatusOr<std::string> PeekHead(std::unique_ptr<ChunkSource>* source) {
 }
 
 absl::Status UnknownFormat(std::string_view head, bool gzip) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unrecognised trace format", gzip ? " inside gzip" : "",
-      " (expected Perfetto protobuf, Chrome JSON, systrace text or HTML): ",
-      DescribeTraceHead(head)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unrecognised trace format", gzip ? " inside gzip" : "",
+                   " (expected Perfetto protobuf, Chrome JSON, systrace text or HTML): ",
+                   DescribeTraceHead(head)));
 }
 
 }  // namespace

@@ -18,14 +18,16 @@ namespace stdlib_modules {
 
 namespace {
 
-const std::vector<const SqlModule*>& AllModules() {
-  static const std::vector<const SqlModule*> kModules = {
+std::vector<const SqlModule*>& AllModules() {
+  static std::vector<const SqlModule*> modules = {
       // &stdlib_modules::kExample,
   };
-  return kModules;
+  return modules;
 }
 
 }  // namespace
+
+void AddSqlModuleForTesting(const SqlModule* module) { AllModules().push_back(module); }
 
 const SqlModule* FindSqlModule(std::string_view name) {
   for (const SqlModule* m : AllModules()) {

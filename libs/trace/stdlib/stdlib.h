@@ -20,4 +20,8 @@ const SqlModule* FindSqlModule(std::string_view name);
 // sorted by name so wildcard includes run in a stable order.
 std::vector<const SqlModule*> SqlModulesWithPrefix(std::string_view prefix);
 
+// Tests only: adds `module` (which must outlive its use) to the registry. Not thread-safe; call
+// before opening databases.
+void AddSqlModuleForTesting(const SqlModule* module);
+
 }  // namespace tw

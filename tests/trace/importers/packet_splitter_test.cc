@@ -151,11 +151,11 @@ TEST(PacketSplitter, ManyChunksOfSmallPacketsKeepTheBufferSmall) {
 TEST(PacketSplitter, OtherTopLevelFieldsAreSkippedAndCounted) {
   Writer w;
   w.Bytes(1, "a");
-  w.Varint(2, 12345);                   // varint
-  w.Fixed64(3, 1);                      // fixed64
-  w.Fixed32(4, 1);                      // fixed32
-  w.Bytes(5, TestBytes(3 << 20));       // a big non-packet field, streamed past
-  w.Varint(1, 9);                       // field 1 but not length-delimited
+  w.Varint(2, 12345);              // varint
+  w.Fixed64(3, 1);                 // fixed64
+  w.Fixed32(4, 1);                 // fixed32
+  w.Bytes(5, TestBytes(3 << 20));  // a big non-packet field, streamed past
+  w.Varint(1, 9);                  // field 1 but not length-delimited
   w.Bytes(1, "b");
   const std::string trace = w.Take();
   for (bool dribble : {false, true}) {
@@ -206,7 +206,7 @@ TEST(PacketSplitter, DeclaredLengthLargerThanTheFileAllocatesOnlyWhatArrives) {
   Writer w;
   w.Bytes(1, "first");
   w.RawVarint((1 << 3) | 2);
-  w.RawVarint(200u << 20);  // 200 MiB, within the default limit...
+  w.RawVarint(200u << 20);                         // 200 MiB, within the default limit...
   std::string trace = w.Take() + TestBytes(1000);  // ...but only 1000 bytes follow
   Split s = SplitBytes(trace);
   EXPECT_EQ(s.packets, (std::vector<std::string>{"first"}));

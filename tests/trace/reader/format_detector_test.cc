@@ -138,22 +138,26 @@ TEST(DetectTraceFormat, MalformedProtoIsNotProto) {
   // First field is not packet = 1.
   EXPECT_EQ(DetectTraceFormat(std::string("\x08\x01\x0a\x00", 4)), TraceFormat::kUnknown);
   // Second top-level field has field number 0.
-  EXPECT_EQ(DetectTraceFormat(std::string("\x0a\x02\x08\x01\x02\x00", 6)),
-            TraceFormat::kUnknown);
+  EXPECT_EQ(DetectTraceFormat(std::string("\x0a\x02\x08\x01\x02\x00", 6)), TraceFormat::kUnknown);
 }
 
 TEST(TraceFormatName, AllFormatsHaveStableNames) {
   const std::map<TraceFormat, std::string_view> names = {
-      {TraceFormat::kUnknown, "unknown"},          {TraceFormat::kPerfettoProto, "perfetto_proto"},
-      {TraceFormat::kJson, "json"},                {TraceFormat::kSystrace, "systrace"},
-      {TraceFormat::kSystraceHtml, "systrace_html"}, {TraceFormat::kGzip, "gzip"},
+      {TraceFormat::kUnknown, "unknown"},
+      {TraceFormat::kPerfettoProto, "perfetto_proto"},
+      {TraceFormat::kJson, "json"},
+      {TraceFormat::kSystrace, "systrace"},
+      {TraceFormat::kSystraceHtml, "systrace_html"},
+      {TraceFormat::kGzip, "gzip"},
       {TraceFormat::kEmpty, "empty"}};
   for (const auto& [format, name] : names) EXPECT_EQ(TraceFormatName(format), name);
 }
 
 TEST(DescribeTraceHead, ShowsTextOrBinaryAndHex) {
-  EXPECT_EQ(DescribeTraceHead("proc/1\n"), "text starting \"proc/1\\n\" (hex 70 72 6f 63 2f 31 0a)");
-  const std::string d = DescribeTraceHead(std::string("\x00\xff\x10\x41", 4) + std::string(20, 'a'));
+  EXPECT_EQ(DescribeTraceHead("proc/1\n"),
+            "text starting \"proc/1\\n\" (hex 70 72 6f 63 2f 31 0a)");
+  const std::string d =
+      DescribeTraceHead(std::string("\x00\xff\x10\x41", 4) + std::string(20, 'a'));
   EXPECT_NE(d.find("binary data"), std::string::npos) << d;
   EXPECT_NE(d.find("00 ff 10 41 61"), std::string::npos) << d;
   EXPECT_NE(d.find("..."), std::string::npos) << d;
@@ -176,7 +180,7 @@ TEST(DetectTraceFormat, RealTraces) {
 
   // What each real file's raw head is, by folder, with the exceptions named.
   const std::map<std::string, TraceFormat> exceptions = {
-      {"mspt__chrome.pftrace", TraceFormat::kGzip},  // a gzip'd proto despite its name
+      {"mspt__chrome.pftrace", TraceFormat::kGzip},             // a gzip'd proto despite its name
       {"catapult__atrace_procfs_dump", TraceFormat::kUnknown},  // a /proc listing, not a trace
       {"catapult__profile-chrome_systrace_perf_chrome_data", TraceFormat::kJson},
   };

@@ -196,8 +196,7 @@ TEST(GzipChunkSource, InnerReadErrorComesAfterTheDecodedData) {
   const std::string data = TestBytes(10000);
   const std::string gz = Gzip(data);
   GzipChunkSource src(
-      std::make_unique<FailingSource>(gz.substr(0, gz.size() / 2), absl::DataLossError("EIO")),
-      64);
+      std::make_unique<FailingSource>(gz.substr(0, gz.size() / 2), absl::DataLossError("EIO")), 64);
   std::string out;
   const absl::Status s = ReadAll(&src, &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);

@@ -211,8 +211,7 @@ TEST(OpenTraceFile, RealTraces) {
     if (folder == "systrace") {
       EXPECT_TRUE(got == "systrace" || got == "systrace_html" || got == "json") << name << got;
     }
-    EXPECT_EQ(t->gzip, entry.path().extension() == ".gz" || name == "mspt__chrome.pftrace")
-        << name;
+    EXPECT_EQ(t->gzip, entry.path().extension() == ".gz" || name == "mspt__chrome.pftrace") << name;
     EXPECT_EQ(t->file_bytes, static_cast<int64_t>(entry.file_size()));
     const std::string all = Drain(&*t, nullptr, 1 << 20);
     if (t->gzip) {

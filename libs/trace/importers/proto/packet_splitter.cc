@@ -69,8 +69,8 @@ PacketSplitter::Parse PacketSplitter::ParseField(std::string_view* packet) {
                                      consumed_ + (at - start), " (varint longer than 10 bytes)"));
     }
     if (!eof_) return Parse::kNeedMore;
-    return Stop(false, absl::StrCat("trace ends inside a field header at byte ", consumed_,
-                                    " (", end - start, " bytes left)"));
+    return Stop(false, absl::StrCat("trace ends inside a field header at byte ", consumed_, " (",
+                                    end - start, " bytes left)"));
   };
 
   uint64_t key;
@@ -108,16 +108,16 @@ PacketSplitter::Parse PacketSplitter::ParseField(std::string_view* packet) {
     }
     default:
       // Groups (3, 4) are deprecated and never used by Perfetto; 6 and 7 do not exist.
-      return Stop(true, absl::StrCat("unsupported wire type ", type, " for field ", id,
-                                     " at byte ", consumed_));
+      return Stop(true, absl::StrCat("unsupported wire type ", type, " for field ", id, " at byte ",
+                                     consumed_));
   }
 
   const size_t header = static_cast<size_t>(p - start);
   if (body > static_cast<size_t>(end - p)) {
     if (!eof_) return Parse::kNeedMore;
-    return Stop(false, absl::StrCat("trace ends inside field ", id, " at byte ", consumed_,
-                                    ": it needs ", header + body, " bytes, ", end - start,
-                                    " remain"));
+    return Stop(false,
+                absl::StrCat("trace ends inside field ", id, " at byte ", consumed_, ": it needs ",
+                             header + body, " bytes, ", end - start, " remain"));
   }
 
   begin_ += header + body;

@@ -64,8 +64,8 @@ class PacketSplitter {
 
   std::unique_ptr<uint8_t[]> buf_;
   size_t capacity_ = 0;
-  size_t begin_ = 0;  // first unconsumed byte
-  size_t end_ = 0;    // one past the last byte read
+  size_t begin_ = 0;             // first unconsumed byte
+  size_t end_ = 0;               // one past the last byte read
   uint64_t skip_remaining_ = 0;  // of a skipped length-delimited field, discarded as it arrives
 
   bool eof_ = false;

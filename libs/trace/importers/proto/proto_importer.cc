@@ -63,7 +63,15 @@ absl::Status ProtoImporter::Import(ChunkSource* source, int64_t max_packet_bytes
   std::string_view packet;
   while (true) {
     absl::StatusOr<bool> next = splitter.Next(&packet);
-    if (!next.ok()) return next.status();
+    if (!next.ok()) {
+      // A damaged compressed stream: keep what decoded before the damage, as a partial trace,
+      // unless nothing did.
+      if (stats_.packets == 0) return next.status();
+      ctx_->storage->IncrementStat("trace_truncated");
+      const std::string message(next.status().message());
+      ctx_->storage->SetMetadata("trace_corruption", std::string_view(message));
+      break;
+    }
     if (!*next) break;
     HandlePacket(packet);
   }

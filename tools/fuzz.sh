@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang + ASan/UBSan in ./build-fuzz and runs each briefly.
+# Usage: tools/fuzz.sh [seconds per target]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=${1:-30}
+BUILD_DIR=build-fuzz
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTRACEWISE_FUZZERS=ON -DTRACEWISE_TESTS=OFF -DTRACEWISE_BENCHMARKS=OFF >/dev/null
+fi
+TARGETS=$(ninja -C "$BUILD_DIR" -t targets all | sed -n 's/^\([a-z_]*_fuzzer\): .*/\1/p' | sort -u)
+ninja -C "$BUILD_DIR" -j "${TRACEWISE_JOBS:-2}" $TARGETS
+for t in $TARGETS; do
+  corpus=$(mktemp -d)
+  echo "fuzz: $t for ${SECONDS_PER_TARGET}s"
+  "$BUILD_DIR/tests/fuzz/$t" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+    -print_final_stats=0 "$corpus" 2>&1 | tail -n 3
+  rm -rf "$corpus"
+done
+echo "fuzz: all targets ran without findings"
