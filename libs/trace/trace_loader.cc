@@ -32,6 +32,8 @@ std::string EventTypeName(EventType t) {
     case EventType::kCounter: return "counter";
     case EventType::kTrackEvent: return "track_event";
     case EventType::kAndroidLog: return "android_log";
+    case EventType::kSysEnter: return "sys_enter";
+    case EventType::kSysExit: return "sys_exit";
   }
   return "unknown";
 }
@@ -61,9 +63,6 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       ictx.on_kernel_data = [&] { context.processes.SetPidZeroIsUpidZeroIdleProcess(); };
       ProtoImporter importer(&ictx);
       RETURN_IF_ERROR(importer.Import(opened.source.get(), options.max_packet_bytes));
-      if (ictx.kernel_release) {
-        context.sched.set_kernel_version(ParseKernelVersion(*ictx.kernel_release));
-      }
       info.packets = importer.stats().packets;
       info.decoded_bytes = importer.stats().bytes;
       info.packet_kinds = importer.stats().packet_kinds;
@@ -73,6 +72,15 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       return absl::InvalidArgumentError(absl::StrCat(
           "trace format '", std::string(TraceFormatName(opened.format)),
           "' is not supported yet"));
+  }
+  // The machine description (system_info) decides how kernel data is read: the task-state bit
+  // layout and the syscall table. It is known before any event is routed when the whole trace
+  // is sorted at the end (the default).
+  if (auto release = storage->GetMetadataString("system_release")) {
+    context.sched.set_kernel_version(ParseKernelVersion(*release));
+  }
+  if (auto machine = storage->GetMetadataString("system_machine")) {
+    context.syscalls.set_arch(SyscallArchFromMachine(*machine));
   }
   sorter.Finish();
   router.Finish();

@@ -11,5 +11,6 @@ using Args = std::vector<std::string>;
 
 int RunQuery(const Args& args);
 int RunInfo(const Args& args);
+int RunBench(const Args& args);
 
 }  // namespace tw::cli

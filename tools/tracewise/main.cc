@@ -14,7 +14,8 @@ void PrintUsage() {
                "\n"
                "commands:\n"
                "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
-               "  info TRACE                                  describe a trace and its import\n");
+               "  info TRACE                                  describe a trace and its import\n"
+               "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n");
 }
 
 }  // namespace
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   tw::cli::Args args(argv + 2, argv + argc);
   if (command == "query") return tw::cli::RunQuery(args);
   if (command == "info") return tw::cli::RunInfo(args);
+  if (command == "bench") return tw::cli::RunBench(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;

@@ -30,6 +30,8 @@ enum class EventType : uint8_t {
   kCounter,          // a generic counter sample on a described track
   kTrackEvent,       // a resolved TrackEvent
   kAndroidLog,
+  kSysEnter,         // raw_syscalls sys_enter / sys_exit
+  kSysExit,
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -92,6 +94,10 @@ struct BlockedReasonData {
   StringId function;   // kNullStringId when unknown
 };
 
+struct SyscallData {
+  int64_t number;
+};
+
 struct CpuCounterData {
   uint32_t cpu;
   double value;
@@ -150,30 +156,96 @@ struct CounterData {
   std::vector<Arg> dimension_args;  // extra dimensions for the track (e.g. cpustat key)
 };
 
+// A TrackEvent packet (or a descriptor packet of the track_event family) resolved against its
+// sequence: interned names, categories, debug annotations, sequence defaults, delta-encoded
+// timestamps and incremental counters are already applied. What is left for the tracker is
+// what depends on time-ordered state: threads, processes, tracks, open slices and flows.
 struct TrackEventData {
-  // Phase of the event on its track.
-  enum class Phase : uint8_t { kBegin, kEnd, kComplete, kInstant, kCounter, kAsyncBegin,
-                               kAsyncEnd, kAsyncInstant, kFlowOnly };
-  Phase phase = Phase::kInstant;
-  uint64_t track_uuid = 0;          // resolved track (0 = default thread track of pid/tid)
-  int32_t pid = 0;                  // from the sequence's default thread, if any
-  int32_t tid = 0;
+  enum class Kind : uint8_t {
+    kEvent,              // a TrackEvent
+    kTrackDescriptor,    // a TrackDescriptor (the registry already holds its reservation)
+    kThreadDescriptor,   // a legacy ThreadDescriptor packet
+    kProcessDescriptor,  // a legacy ProcessDescriptor packet
+  };
+  Kind kind = Kind::kEvent;
+  uint32_t sequence_id = 0;
+
+  // ---- the sequence's thread (legacy ThreadDescriptor or thread TrackDescriptor) ----
   bool has_thread = false;
+  int64_t pid = 0;
+  int64_t tid = 0;
+
+  // ---- kEvent ----
+  uint32_t type = 0;                // TrackEvent.Type; 0 when absent
+  bool has_type = false;
+  uint64_t track_uuid = 0;          // the event's, else TrackEventDefaults', else 0
+  bool has_track_uuid = false;      // set on the event itself (overrides fallback rules)
   StringId name = kNullStringId;
   StringId category = kNullStringId;
-  int64_t dur = -1;                 // complete events
+  double counter_value = 0;         // TYPE_COUNTER, absolute and scaled
   std::optional<int64_t> thread_ts;
-  std::optional<int64_t> thread_dur;
   std::optional<int64_t> thread_instruction_count;
-  double counter_value = 0;
-  std::vector<Arg> args;
-  std::vector<uint64_t> flow_ids;             // v2 flows (already made sequence-unique)
+  std::vector<std::pair<uint64_t, double>> extra_counters;  // (track uuid, absolute value)
+  std::vector<uint64_t> flow_ids;              // global flow ids (v2)
   std::vector<uint64_t> terminating_flow_ids;
-  std::optional<uint64_t> legacy_bind_id;     // v1 flow bind id
-  uint8_t legacy_flow_direction = 0;          // 1 in, 2 out, 3 both
-  std::optional<int64_t> legacy_trace_id;
-  std::vector<std::pair<uint64_t, double>> extra_counters;  // (track uuid, value)
-  int64_t sequence_id = 0;
+  // Args in trace_processor's order. The tracker inserts log-message args at log_args_pos and
+  // legacy_trace_source_id at source_id_args_pos (both depend on tracker state).
+  std::vector<Arg> args;
+  uint32_t log_args_pos = 0;
+  uint32_t source_id_args_pos = 0;
+  // The first debug annotation's string value: the name in 'M' (metadata) legacy events.
+  StringId first_annotation_string = kNullStringId;
+
+  struct LogMessage {
+    StringId body = kNullStringId;
+    bool has_source_location = false;
+    StringId file_name = kNullStringId;
+    StringId function_name = kNullStringId;
+    int64_t line_number = 0;
+    std::optional<int32_t> prio;  // already mapped to Android log priority
+  };
+  std::optional<LogMessage> log_message;
+
+  // TrackEvent.LegacyEvent, when present.
+  struct Legacy {
+    int32_t phase = 0;
+    std::optional<int64_t> duration_ns;
+    std::optional<int64_t> thread_duration_ns;
+    std::optional<int64_t> thread_instruction_delta;
+    std::optional<uint64_t> unscoped_id;
+    std::optional<uint64_t> global_id;
+    std::optional<uint64_t> local_id;
+    StringId id_scope = kNullStringId;
+    std::optional<uint64_t> bind_id;
+    bool bind_to_enclosing = false;
+    std::optional<uint32_t> flow_direction;
+    uint32_t instant_event_scope = 0;
+    std::optional<int32_t> pid_override;
+    std::optional<int32_t> tid_override;
+  };
+  std::optional<Legacy> legacy;
+
+  // ---- kTrackDescriptor / kThreadDescriptor / kProcessDescriptor ----
+  uint64_t descriptor_uuid = 0;
+  struct ThreadInfo {
+    int64_t pid = 0;
+    int64_t tid = 0;
+    StringId name = kNullStringId;
+    bool is_sandboxed = false;
+  };
+  struct ProcessInfo {
+    int64_t pid = 0;
+    StringId name = kNullStringId;
+    std::optional<int64_t> start_timestamp_ns;
+    std::vector<StringId> labels;
+  };
+  struct ChromeProcessInfo {
+    StringId host_app_package_name = kNullStringId;
+    std::optional<uint64_t> crash_trace_id;
+  };
+  std::optional<ThreadInfo> thread;
+  std::optional<ProcessInfo> process;
+  std::optional<ChromeProcessInfo> chrome_process;
 };
 
 struct AndroidLogData {
@@ -208,6 +280,7 @@ struct Event {
     TaskData task;
     BlockedReasonData blocked;
     CpuCounterData cpu_counter;
+    SyscallData syscall;
     EventPayload* payload;
   };
 

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cstring>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/common/status_macros.h"
@@ -218,8 +217,8 @@ std::string WriteTargetOf(std::string_view statement) {
     for (t = tok.NextSignificant(); t.type != SqlTokenType::kEnd; t = tok.NextSignificant()) {
       if (t.Is("(")) ++depth;
       if (t.Is(")")) --depth;
-      if (depth == 0 && (t.Is("INSERT") || t.Is("REPLACE") || t.Is("UPDATE") ||
-                         t.Is("DELETE") || t.Is("SELECT") || t.Is("VALUES"))) {
+      if (depth == 0 && (t.Is("INSERT") || t.Is("REPLACE") || t.Is("UPDATE") || t.Is("DELETE") ||
+                         t.Is("SELECT") || t.Is("VALUES"))) {
         break;
       }
     }
@@ -305,8 +304,8 @@ bool IsName(const SqlToken& t) {
 bool IsKnownSqlType(std::string_view type) {
   const std::string base = Lower(type.substr(0, type.find('(')));
   static constexpr std::string_view kTypes[] = {
-      "bool",     "boolean", "long",   "int",   "uint",   "timestamp", "duration", "id",
-      "joinid",   "argsetid", "double", "float", "string", "bytes",     "proto",    "any"};
+      "bool",   "boolean",  "long",   "int",   "uint",   "timestamp", "duration", "id",
+      "joinid", "argsetid", "double", "float", "string", "bytes",     "proto",    "any"};
   return std::find(std::begin(kTypes), std::end(kTypes), base) != std::end(kTypes);
 }
 
@@ -386,12 +385,18 @@ absl::StatusOr<PerfettoStatement> ParseTableOrView(TokenCursor& c, PerfettoState
   if (c.TakeIf("(")) {
     ASSIGN_OR_RETURN(st.columns, ParseDefList(c, what, /*check_types=*/true));
   }
-  if (!c.TakeIf("AS")) return Invalid("expected AS after CREATE PERFETTO ", table ? "TABLE " : "VIEW ", st.name);
+  if (!c.TakeIf("AS")) {
+    return Invalid("expected AS after CREATE PERFETTO ", table ? "TABLE " : "VIEW ", st.name);
+  }
   st.body = std::string(c.Rest());
-  if (st.body.empty()) return Invalid("CREATE PERFETTO ", table ? "TABLE " : "VIEW ", st.name, " has no SELECT");
+  if (st.body.empty()) {
+    return Invalid("CREATE PERFETTO ", table ? "TABLE " : "VIEW ", st.name, " has no SELECT");
+  }
   const std::string name(name_text);
   st.sql = absl::StrCat(table ? "CREATE TABLE " : "CREATE VIEW ", name, " AS ", st.body);
-  if (st.or_replace) st.drop_sql = absl::StrCat(table ? "DROP TABLE IF EXISTS " : "DROP VIEW IF EXISTS ", name);
+  if (st.or_replace) {
+    st.drop_sql = absl::StrCat(table ? "DROP TABLE IF EXISTS " : "DROP VIEW IF EXISTS ", name);
+  }
   return st;
 }
 
@@ -401,13 +406,17 @@ absl::StatusOr<PerfettoStatement> ParseFunction(TokenCursor& c, PerfettoStatemen
   for (const SqlArgDef& a : st.args) {
     if (!IsPlainName(a.name)) return Invalid("argument name '", a.name, "' is not alphanumeric");
   }
-  if (!c.TakeIf("RETURNS")) return Invalid("expected RETURNS in CREATE PERFETTO FUNCTION ", st.name);
+  if (!c.TakeIf("RETURNS")) {
+    return Invalid("expected RETURNS in CREATE PERFETTO FUNCTION ", st.name);
+  }
   if (c.Peek().Is("TABLE") && c.Peek(1).Is("(")) {
     c.Take();
     c.Take();
     st.returns_table = true;
     ASSIGN_OR_RETURN(st.columns, ParseDefList(c, "returned column", /*check_types=*/true));
-    if (st.columns.empty()) return Invalid("function ", st.name, " returns a table with no columns");
+    if (st.columns.empty()) {
+      return Invalid("function ", st.name, " returns a table with no columns");
+    }
   } else {
     st.return_type = ReadType(c, "AS", "DELEGATES");
     if (!IsKnownSqlType(st.return_type)) {
@@ -433,7 +442,9 @@ absl::StatusOr<PerfettoStatement> ParseMacro(TokenCursor& c, PerfettoStatement s
   if (!c.TakeIf("(")) return Invalid("expected '(' after CREATE PERFETTO MACRO ", st.name);
   ASSIGN_OR_RETURN(st.args, ParseDefList(c, "macro argument", /*check_types=*/false));
   for (const SqlArgDef& a : st.args) {
-    if (!IsPlainName(a.name)) return Invalid("macro argument name '", a.name, "' is not alphanumeric");
+    if (!IsPlainName(a.name)) {
+      return Invalid("macro argument name '", a.name, "' is not alphanumeric");
+    }
   }
   if (!c.TakeIf("RETURNS")) return Invalid("expected RETURNS in CREATE PERFETTO MACRO ", st.name);
   st.return_type = ReadType(c, "AS");
@@ -453,7 +464,9 @@ absl::StatusOr<PerfettoStatement> ParsePerfettoStatement(std::string_view sql) {
   if (c.Peek().Is("DROP") && c.Peek(1).Is("PERFETTO")) {
     c.Take();
     c.Take();
-    if (!c.TakeIf("INDEX") || !IsName(c.Peek())) return Invalid("expected DROP PERFETTO INDEX <name> ON <table>");
+    if (!c.TakeIf("INDEX") || !IsName(c.Peek())) {
+      return Invalid("expected DROP PERFETTO INDEX <name> ON <table>");
+    }
     const SqlToken name = c.Take();
     if (!c.TakeIf("ON") || !IsName(c.Take()) || !c.AtEnd()) {
       return Invalid("expected DROP PERFETTO INDEX <name> ON <table>");
@@ -486,7 +499,9 @@ absl::StatusOr<PerfettoStatement> ParsePerfettoStatement(std::string_view sql) {
   }
   if (what.Is("INDEX")) {
     st.kind = PerfettoStatement::Kind::kCreateIndex;
-    if (!c.TakeIf("ON") || c.AtEnd()) return Invalid("expected ON <table>(<columns>) in CREATE PERFETTO INDEX ", st.name);
+    if (!c.TakeIf("ON") || c.AtEnd()) {
+      return Invalid("expected ON <table>(<columns>) in CREATE PERFETTO INDEX ", st.name);
+    }
     st.sql = absl::StrCat("CREATE INDEX ", absl::string_view(name_text.data(), name_text.size()),
                           " ON ", std::string(c.Rest()));
     if (st.or_replace) {
@@ -536,9 +551,9 @@ absl::Status CheckDeclaredColumns(std::string_view object, const std::vector<Sql
                     absl::StrJoin(missing_from_query, ", "));
   }
   if (!missing_from_schema.empty()) {
-    absl::StrAppend(&problems, problems.empty() ? "" : "; ",
-                    "produced by the SELECT but not declared: ",
-                    absl::StrJoin(missing_from_schema, ", "));
+    absl::StrAppend(
+        &problems, problems.empty() ? "" : "; ",
+        "produced by the SELECT but not declared: ", absl::StrJoin(missing_from_schema, ", "));
   }
   if (problems.empty()) return absl::OkStatus();
   return Invalid(object, ": columns do not match the schema (", problems, ")");
@@ -622,7 +637,9 @@ absl::StatusOr<std::string> MacroRegistry::Expand(std::string_view sql) const {
 }
 
 absl::StatusOr<std::string> MacroRegistry::ExpandAt(std::string_view sql, int depth) const {
-  if (depth > kMaxMacroDepth) return Invalid("macro expansion nested too deeply (recursive macro?)");
+  if (depth > kMaxMacroDepth) {
+    return Invalid("macro expansion nested too deeply (recursive macro?)");
+  }
   std::string out;
   size_t copied = 0;
   SqlTokenizer tok(sql);
@@ -689,8 +706,7 @@ absl::StatusOr<std::string> MacroRegistry::ExpandCall(std::string_view name,
   if (it == macros_.end()) return Invalid("unknown macro '", name, "!'");
   const Macro& m = it->second;
   if (args.size() != m.args.size()) {
-    return Invalid("macro ", name, "! expects ", m.args.size(), " arguments but got ",
-                   args.size());
+    return Invalid("macro ", name, "! expects ", m.args.size(), " arguments but got ", args.size());
   }
   // Substitute $arg variables token by token, so '$x' inside strings stays untouched.
   SqlTokenizer tok(m.body);
@@ -714,7 +730,7 @@ absl::StatusOr<std::string> MacroRegistry::ExpandCall(std::string_view name,
 struct PerfettoFunctions::Function {
   sqlite3* db = nullptr;
   std::string name;
-  std::vector<std::string> args;  // lower-case, without '$'
+  std::vector<std::string> args;     // lower-case, without '$'
   std::vector<std::string> columns;  // table functions: returned columns
   bool is_table = false;
   std::string body;
@@ -780,7 +796,7 @@ std::string ErrorText(const Function* fn) {
   return absl::StrCat(fn->name, ": ", sqlite3_errmsg(fn->db));
 }
 
-void ScalarCall(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+void ScalarCall(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   auto* fn = static_cast<Function*>(sqlite3_user_data(ctx));
   BodyLease lease(fn);
   if (!lease.ok()) {
@@ -839,7 +855,8 @@ int TableFnConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab
   for (size_t i = 0; i < fn->columns.size(); ++i) {
     absl::StrAppend(&schema, i ? ", " : "", QuoteName(fn->columns[i]));
   }
-  for (const std::string& a : fn->args) absl::StrAppend(&schema, ", ", QuoteName("__arg_" + a), " HIDDEN");
+  for (const std::string& a : fn->args)
+    absl::StrAppend(&schema, ", ", QuoteName("__arg_" + a), " HIDDEN");
   schema += ")";
   const int rc = sqlite3_declare_vtab(db, schema.c_str());
   if (rc != SQLITE_OK) return rc;
@@ -1057,16 +1074,21 @@ void PerfettoFunctions::FinalizeCachedStatements() {
 }
 
 absl::Status PerfettoFunctions::DefineScalar(Function* fn) {
-  const int rc = sqlite3_create_function_v2(db_, fn->name.c_str(), static_cast<int>(fn->args.size()),
-                                            SQLITE_UTF8, fn, ScalarCall, nullptr, nullptr, nullptr);
-  if (rc != SQLITE_OK) return Invalid("cannot define function ", fn->name, ": ", sqlite3_errmsg(db_));
+  const int rc =
+      sqlite3_create_function_v2(db_, fn->name.c_str(), static_cast<int>(fn->args.size()),
+                                 SQLITE_UTF8, fn, ScalarCall, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) {
+    return Invalid("cannot define function ", fn->name, ": ", sqlite3_errmsg(db_));
+  }
   // Validated after registration so a body may call its own function.
   return PrepareBody(fn);
 }
 
 absl::Status PerfettoFunctions::DefineTable(Function* fn) {
   const int rc = sqlite3_create_module_v2(db_, fn->name.c_str(), &kTableFnModule, fn, nullptr);
-  if (rc != SQLITE_OK) return Invalid("cannot define function ", fn->name, ": ", sqlite3_errmsg(db_));
+  if (rc != SQLITE_OK) {
+    return Invalid("cannot define function ", fn->name, ": ", sqlite3_errmsg(db_));
+  }
   return PrepareBody(fn);
 }
 
@@ -1076,8 +1098,11 @@ absl::Status PerfettoFunctions::Define(const PerfettoStatement& st, bool trusted
     return absl::PermissionDeniedError(
         absl::StrCat("function '", st.name, "' is built in and cannot be redefined"));
   }
-  if (st.returns_table && st.args.size() > 30) return Invalid("function ", st.name, " has too many arguments");
-  const std::string key = st.returns_table ? lname + "/table" : absl::StrCat(lname, "/", st.args.size());
+  if (st.returns_table && st.args.size() > 30) {
+    return Invalid("function ", st.name, " has too many arguments");
+  }
+  const std::string key =
+      st.returns_table ? lname + "/table" : absl::StrCat(lname, "/", st.args.size());
   auto existing = defined_.find(key);
   Function* previous = existing == defined_.end() ? nullptr : existing->second;
   if (previous && !st.or_replace) return Invalid("function '", st.name, "' already exists");

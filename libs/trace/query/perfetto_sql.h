@@ -29,7 +29,7 @@ namespace tw {
 // Lexing
 
 enum class SqlTokenType : uint8_t {
-  kEnd,         // no more input
+  kEnd,  // no more input
   kSpace,
   kComment,     // -- to end of line, or /* ... */
   kWord,        // identifier, keyword or number
@@ -101,7 +101,7 @@ struct PerfettoStatement {
     kCreateMacro,     // CREATE [OR REPLACE] PERFETTO MACRO name(args) RETURNS type AS body
   };
   Kind kind = Kind::kSql;
-  std::string sql;   // kSql: the statement; table/view/index: the SQLite statement to run
+  std::string sql;       // kSql: the statement; table/view/index: the SQLite statement to run
   std::string drop_sql;  // OR REPLACE of a table/view/index: run first
   std::string name;      // object, module, function or macro name, unquoted
   bool or_replace = false;
@@ -175,8 +175,8 @@ class PerfettoFunctions {
   void FinalizeCachedStatements();
 
   sqlite3* db_;
-  absl::flat_hash_set<std::string> reserved_;             // lower-case names
-  absl::flat_hash_map<std::string, Function*> defined_;   // "name/argc" or "name/table"
+  absl::flat_hash_set<std::string> reserved_;            // lower-case names
+  absl::flat_hash_map<std::string, Function*> defined_;  // "name/argc" or "name/table"
   // Every definition ever made, replaced ones included: SQLite may still hold their pointers
   // until the connection closes.
   std::vector<std::unique_ptr<Function>> all_;

@@ -20,16 +20,14 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 // SQLite writes its schema tables itself while running CREATE/DROP/ALTER, and reports those
 // writes to the authorizer; the statement itself was already judged by its CREATE/DROP code.
-bool IsSchemaTable(std::string_view name) {
-  return StartsWith(name, "sqlite_");
-}
+bool IsSchemaTable(std::string_view name) { return StartsWith(name, "sqlite_"); }
 
 // PRAGMAs whose argument names what to read (a table, an index) rather than a value to set.
 bool IsQueryPragma(std::string_view pragma) {
   static constexpr std::string_view kQueryPragmas[] = {
-      "table_info",  "table_xinfo",      "table_list",   "index_info",   "index_xinfo",
-      "index_list",  "foreign_key_list", "function_list", "module_list", "pragma_list",
-      "collation_list", "database_list", "compile_options"};
+      "table_info",     "table_xinfo",      "table_list",     "index_info",  "index_xinfo",
+      "index_list",     "foreign_key_list", "function_list",  "module_list", "pragma_list",
+      "collation_list", "database_list",    "compile_options"};
   const std::string p = Lower(pragma);
   return std::find(std::begin(kQueryPragmas), std::end(kQueryPragmas), p) !=
          std::end(kQueryPragmas);
@@ -54,9 +52,8 @@ bool ReadOnlyGuard::IsProtected(std::string_view name) const {
 
 absl::Status ReadOnlyGuard::CheckWriteTarget(std::string_view target) const {
   if (!enabled_ || target.empty() || !IsProtected(target)) return absl::OkStatus();
-  return absl::PermissionDeniedError(
-      absl::StrCat("trace table '", absl::string_view(target.data(), target.size()),
-                   "' is read-only"));
+  return absl::PermissionDeniedError(absl::StrCat(
+      "trace table '", absl::string_view(target.data(), target.size()), "' is read-only"));
 }
 
 int ReadOnlyGuard::Authorize(void* self, int action, const char* a1, const char* a2,
@@ -128,7 +125,8 @@ int ReadOnlyGuard::Decide(int action, const char* a1, const char* a2) {
 
     case SQLITE_PRAGMA:  // a1: pragma, a2: its argument or NULL
       if (a2 == nullptr || IsQueryPragma(a1 ? a1 : "")) return SQLITE_OK;
-      return Deny(absl::StrCat("PRAGMA ", a1 ? a1 : "", " with a value is not allowed on a "
+      return Deny(absl::StrCat("PRAGMA ", a1 ? a1 : "",
+                               " with a value is not allowed on a "
                                "trace database"));
 
     case SQLITE_FUNCTION:  // a2: function name

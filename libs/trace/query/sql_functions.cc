@@ -26,8 +26,8 @@ struct SqlFunctionCaches {
   bool args_ready = false;
   std::vector<uint32_t> args_order;
   StringId type_int = kNullStringId, type_uint = kNullStringId, type_bool = kNullStringId,
-           type_pointer = kNullStringId, type_real = kNullStringId,
-           type_string = kNullStringId, type_json = kNullStringId;
+           type_pointer = kNullStringId, type_real = kNullStringId, type_string = kNullStringId,
+           type_json = kNullStringId;
 
   // Clock conversions: trace time -> clock value at each snapshot, per clock.
   bool clocks_ready = false;
@@ -140,7 +140,11 @@ void ExtractArg(sqlite3_context* ctx, int, sqlite3_value** argv) {
   uint32_t lo = 0, hi = args.row_count();
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
-    if (args.arg_set_id[row_at(mid)] < set) lo = mid + 1; else hi = mid;
+    if (args.arg_set_id[row_at(mid)] < set) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
   }
   for (uint32_t pos = lo; pos < args.row_count(); ++pos) {
     const uint32_t row = row_at(pos);
@@ -191,7 +195,9 @@ void PercentileStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
   PercentileAdd(ctx, argv[0], p);
 }
 
-void MedianStep(sqlite3_context* ctx, int, sqlite3_value** argv) { PercentileAdd(ctx, argv[0], 50); }
+void MedianStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  PercentileAdd(ctx, argv[0], 50);
+}
 
 // The value at rank (n-1)*p/100 of the sorted inputs, interpolating linearly between the two
 // nearest ranks; NULL without inputs.
@@ -378,7 +384,8 @@ void Hash(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
       case SQLITE_INTEGER: {
         const int64_t v = sqlite3_value_int64(argv[i]);
         unsigned char bytes[8];
-        for (int b = 0; b < 8; ++b) bytes[b] = static_cast<unsigned char>(static_cast<uint64_t>(v) >> (8 * b));
+        for (int b = 0; b < 8; ++b)
+          bytes[b] = static_cast<unsigned char>(static_cast<uint64_t>(v) >> (8 * b));
         update(bytes, sizeof(bytes));
         break;
       }
@@ -398,7 +405,9 @@ void Hash(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 void Reverse(sqlite3_context* ctx, int, sqlite3_value** argv) {
   const int type = sqlite3_value_type(argv[0]);
   if (type == SQLITE_NULL) return;
-  if (type != SQLITE_TEXT) return sqlite3_result_error(ctx, "REVERSE: argument should be string", -1);
+  if (type != SQLITE_TEXT) {
+    return sqlite3_result_error(ctx, "REVERSE: argument should be string", -1);
+  }
   const std::string_view s = TextArg(argv[0]);
   ResultString(ctx, std::string(s.rbegin(), s.rend()));
 }
@@ -482,20 +491,19 @@ absl::Status RegisterSqlFunctions(sqlite3* db, SqlFunctionContext* context) {
   };
   for (const ScalarDef& f : kScalars) {
     const int flags = SQLITE_UTF8 | SQLITE_INNOCUOUS | (f.deterministic ? SQLITE_DETERMINISTIC : 0);
-    absl::Status s = check(
-        sqlite3_create_function_v2(db, f.name, f.argc, flags, context, f.fn, nullptr, nullptr,
-                                   nullptr),
-        f.name);
+    absl::Status s = check(sqlite3_create_function_v2(db, f.name, f.argc, flags, context, f.fn,
+                                                      nullptr, nullptr, nullptr),
+                           f.name);
     if (!s.ok()) return s;
   }
   const int agg_flags = SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC;
-  absl::Status s = check(sqlite3_create_function_v2(db, "percentile", 2, agg_flags, context,
-                                                    nullptr, PercentileStep, PercentileFinal,
-                                                    nullptr),
-                         "percentile");
+  absl::Status s =
+      check(sqlite3_create_function_v2(db, "percentile", 2, agg_flags, context, nullptr,
+                                       PercentileStep, PercentileFinal, nullptr),
+            "percentile");
   if (!s.ok()) return s;
-  return check(sqlite3_create_function_v2(db, "median", 1, agg_flags, context, nullptr,
-                                          MedianStep, PercentileFinal, nullptr),
+  return check(sqlite3_create_function_v2(db, "median", 1, agg_flags, context, nullptr, MedianStep,
+                                          PercentileFinal, nullptr),
                "median");
 }
 

@@ -42,8 +42,10 @@ int64_t CellBytes(const SqlValue& v) {
 
 SqlValue ReadCell(sqlite3_stmt* stmt, int col) {
   switch (sqlite3_column_type(stmt, col)) {
-    case SQLITE_INTEGER: return SqlValue::Int(sqlite3_column_int64(stmt, col));
-    case SQLITE_FLOAT: return SqlValue::Double(sqlite3_column_double(stmt, col));
+    case SQLITE_INTEGER:
+      return SqlValue::Int(sqlite3_column_int64(stmt, col));
+    case SQLITE_FLOAT:
+      return SqlValue::Double(sqlite3_column_double(stmt, col));
     case SQLITE_TEXT: {
       const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
       return SqlValue::String(std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt, col))));
@@ -53,8 +55,19 @@ SqlValue ReadCell(sqlite3_stmt* stmt, int col) {
       const auto n = static_cast<size_t>(sqlite3_column_bytes(stmt, col));
       return SqlValue::String(p ? std::string(p, n) : std::string());
     }
-    default: return SqlValue::Null();
+    default:
+      return SqlValue::Null();
   }
+}
+
+std::string QuoteName(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
 }
 
 // Finalizes on scope exit.
@@ -134,8 +147,10 @@ absl::Status TraceDatabase::Impl::CheckStop() {
     }
   }
   switch (stop) {
-    case StopReason::kNone: return absl::OkStatus();
-    case StopReason::kCancelled: return absl::CancelledError("query was cancelled");
+    case StopReason::kNone:
+      return absl::OkStatus();
+    case StopReason::kCancelled:
+      return absl::CancelledError("query was cancelled");
     case StopReason::kDeadline:
       return absl::DeadlineExceededError(
           absl::StrCat("query exceeded its deadline of ", absl::FormatDuration(timeout)));
@@ -166,9 +181,8 @@ absl::Status TraceDatabase::Impl::RunScript(std::string_view script, std::string
       if (s.code() != absl::StatusCode::kInvalidArgument) return s;
       // Say where: which statement (and module), so a long script's error can be found.
       return absl::InvalidArgumentError(absl::StrCat(
-          s.message(), " (", origin.empty() ? "" : absl::StrCat(Piece(origin), ", "),
-          "statement ", i + 1, ", line ", statements[i].line, ": ",
-          FirstLineOf(statements[i].sql), ")"));
+          s.message(), " (", origin.empty() ? "" : absl::StrCat(Piece(origin), ", "), "statement ",
+          i + 1, ", line ", statements[i].line, ": ", FirstLineOf(statements[i].sql), ")"));
     }
     if (statement_count) ++*statement_count;
   }
@@ -176,20 +190,31 @@ absl::Status TraceDatabase::Impl::RunScript(std::string_view script, std::string
 }
 
 absl::Status TraceDatabase::Impl::RunStatement(std::string_view text, ResultSink* sink) {
+  // A macro's body is kept as written: its `$args` and the calls in it are expanded at each use.
+  auto raw = ParsePerfettoStatement(text);
+  if (raw.ok() && raw->kind == PerfettoStatement::Kind::kCreateMacro) {
+    return macros.Define(*raw, trusted());
+  }
   ASSIGN_OR_RETURN(const std::string expanded, macros.Expand(text));
   ASSIGN_OR_RETURN(const PerfettoStatement st, ParsePerfettoStatement(expanded));
   using Kind = PerfettoStatement::Kind;
   switch (st.kind) {
-    case Kind::kSql: return RunSql(st.sql, sink);
-    case Kind::kInclude: return Include(st.name);
-    case Kind::kCreateMacro: return macros.Define(st, trusted());
-    case Kind::kCreateFunction: return functions->Define(st, trusted());
+    case Kind::kSql:
+      return RunSql(st.sql, sink);
+    case Kind::kInclude:
+      return Include(st.name);
+    case Kind::kCreateMacro:
+      return macros.Define(st, trusted());
+    case Kind::kCreateFunction:
+      return functions->Define(st, trusted());
     case Kind::kCreateTable:
-    case Kind::kCreateView: return CreateTableOrView(st);
+    case Kind::kCreateView:
+      return CreateTableOrView(st);
     case Kind::kCreateIndex:
       if (!st.drop_sql.empty()) RETURN_IF_ERROR(RunSql(st.drop_sql, nullptr));
       return RunSql(st.sql, nullptr);
-    case Kind::kDropIndex: return RunSql(st.sql, nullptr);
+    case Kind::kDropIndex:
+      return RunSql(st.sql, nullptr);
   }
   return absl::OkStatus();
 }
@@ -199,7 +224,18 @@ absl::Status TraceDatabase::Impl::CreateTableOrView(const PerfettoStatement& st)
   ASSIGN_OR_RETURN(const std::vector<std::string> columns, ColumnsOf(st.body));
   RETURN_IF_ERROR(CheckDeclaredColumns(st.name, st.columns, columns));
   if (!st.drop_sql.empty()) RETURN_IF_ERROR(RunSql(st.drop_sql, nullptr));
-  return RunSql(st.sql, nullptr);
+  RETURN_IF_ERROR(RunSql(st.sql, nullptr));
+  if (st.kind != PerfettoStatement::Kind::kCreateTable) return absl::OkStatus();
+  // SQL written for trace_processor relies on lookups by a Perfetto table's `id` being cheap
+  // (its tables are sorted by id); an index gives SQLite's tables the same property.
+  for (const std::string& c : columns) {
+    if (c.size() == 2 && (c[0] | 0x20) == 'i' && (c[1] | 0x20) == 'd') {
+      return RunSql(absl::StrCat("CREATE INDEX ", QuoteName(st.name + "_id_index"), " ON ",
+                                 QuoteName(st.name), "(id)"),
+                    nullptr);
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<std::string>> TraceDatabase::Impl::ColumnsOf(std::string_view select) {
@@ -282,10 +318,13 @@ absl::Status TraceDatabase::Impl::Include(std::string_view name) {
     for (const SqlModule* m : SqlModulesWithPrefix(prefix)) RETURN_IF_ERROR(IncludeModule(*m));
     return absl::OkStatus();
   }
-  // trace_processor's own prelude modules are what PreludeSql() already provides.
-  if (name.substr(0, 8) == "prelude.") return absl::OkStatus();
   const SqlModule* module = FindSqlModule(name);
-  if (!module) return absl::InvalidArgumentError(absl::StrCat("unknown module '", Piece(name), "'"));
+  // trace_processor's own prelude modules are what PreludeSql() already provides, unless the
+  // standard library registers one of that name itself.
+  if (!module && name.substr(0, 8) == "prelude.") return absl::OkStatus();
+  if (!module) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown module '", Piece(name), "'"));
+  }
   return IncludeModule(*module);
 }
 
@@ -330,9 +369,9 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   impl.storage = storage;
 
   // NOMUTEX: the connection is only used under mu_.
-  const int rc = sqlite3_open_v2(":memory:", &self->db_,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(":memory:", &self->db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     return absl::InternalError(absl::StrCat("cannot open SQLite: ", sqlite3_errstr(rc)));
   }
@@ -354,24 +393,26 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   impl.native_functions = std::make_unique<SqlFunctionContext>(storage);
   RETURN_IF_ERROR(RegisterSqlFunctions(db, impl.native_functions.get()));
 
-  // Every function existing now (SQLite's and ours) is off limits for CREATE PERFETTO FUNCTION.
+  // Every function and virtual-table module existing now (SQLite's and ours, the intrinsic
+  // tables included) is off limits for CREATE PERFETTO FUNCTION: a table function is a module,
+  // and replacing `__intrinsic_slice` would swap the trace's data under every view.
   impl.functions = std::make_unique<PerfettoFunctions>(db);
-  {
+  for (const char* sql :
+       {"SELECT DISTINCT name FROM pragma_function_list", "SELECT name FROM pragma_module_list"}) {
     StmtCloser stmt;
-    if (sqlite3_prepare_v3(db, "SELECT DISTINCT name FROM pragma_function_list", -1, 0,
-                           &stmt.stmt, nullptr) == SQLITE_OK) {
-      while (sqlite3_step(stmt.stmt) == SQLITE_ROW) {
-        impl.functions->Reserve(reinterpret_cast<const char*>(sqlite3_column_text(stmt.stmt, 0)));
-      }
+    if (sqlite3_prepare_v3(db, sql, -1, 0, &stmt.stmt, nullptr) != SQLITE_OK) {
+      return absl::InternalError(absl::StrCat("cannot list functions: ", sqlite3_errmsg(db)));
+    }
+    while (sqlite3_step(stmt.stmt) == SQLITE_ROW) {
+      impl.functions->Reserve(reinterpret_cast<const char*>(sqlite3_column_text(stmt.stmt, 0)));
     }
   }
 
   impl.guard = std::make_unique<ReadOnlyGuard>(db);
   sqlite3_progress_handler(db, kProgressInterval, &Impl::OnProgress, &impl);
 
-  absl::Status prelude = RunTrusted(impl, [&] {
-    return impl.RunScript(PreludeSql(), "prelude", nullptr, nullptr);
-  });
+  absl::Status prelude =
+      RunTrusted(impl, [&] { return impl.RunScript(PreludeSql(), "prelude", nullptr, nullptr); });
   if (!prelude.ok()) {
     return absl::InternalError(absl::StrCat("prelude failed: ", prelude.message()));
   }

@@ -130,7 +130,10 @@ ProtoEvidence CheckPerfettoProto(std::string_view head) {
   ProtoEvidence e;
   if (head.empty() || static_cast<uint8_t>(head[0]) != 0x0a) return e;
   const auto* p = reinterpret_cast<const uint8_t*>(head.data());
-  e.plausible = WalkFields(p, p + head.size(), &e.complete_packets) != Walk::kInvalid;
+  // Damage after at least one well-formed packet is the importer's business (it keeps the
+  // packets before it); detection only needs a good start.
+  e.plausible = WalkFields(p, p + head.size(), &e.complete_packets) != Walk::kInvalid ||
+                e.complete_packets > 0;
   return e;
 }
 

@@ -13,14 +13,46 @@ namespace tw {
 // kModules. An explicit list (rather than static self-registration) keeps the set visible in
 // one place and immune to the linker dropping unreferenced object files.
 namespace stdlib_modules {
-// extern const SqlModule kExample;
+extern const SqlModule kAndroidProcessMetadata;
+extern const SqlModule kAndroidUserList;
+extern const SqlModule kCountersIntervals;
+extern const SqlModule kIntervalsOverlap;
+extern const SqlModule kLinuxCpuFrequency;
+extern const SqlModule kLinuxCpuIdle;
+extern const SqlModule kPreludeFlow;
+extern const SqlModule kSchedLatency;
+extern const SqlModule kSchedRunnable;
+extern const SqlModule kSchedStates;
+extern const SqlModule kSchedThreadLevelParallelism;
+extern const SqlModule kSlicesHierarchy;
+extern const SqlModule kSlicesSelfDur;
+extern const SqlModule kSlicesStack;
+extern const SqlModule kSlicesWithContext;
+extern const SqlModule kStdMetasqlUnparenthesize;
+extern const SqlModule kStdThreadWithContext;
 }  // namespace stdlib_modules
 
 namespace {
 
 std::vector<const SqlModule*>& AllModules() {
   static std::vector<const SqlModule*> modules = {
-      // &stdlib_modules::kExample,
+      &stdlib_modules::kAndroidProcessMetadata,
+      &stdlib_modules::kAndroidUserList,
+      &stdlib_modules::kCountersIntervals,
+      &stdlib_modules::kIntervalsOverlap,
+      &stdlib_modules::kLinuxCpuFrequency,
+      &stdlib_modules::kLinuxCpuIdle,
+      &stdlib_modules::kPreludeFlow,
+      &stdlib_modules::kSchedLatency,
+      &stdlib_modules::kSchedRunnable,
+      &stdlib_modules::kSchedStates,
+      &stdlib_modules::kSchedThreadLevelParallelism,
+      &stdlib_modules::kSlicesHierarchy,
+      &stdlib_modules::kSlicesSelfDur,
+      &stdlib_modules::kSlicesStack,
+      &stdlib_modules::kSlicesWithContext,
+      &stdlib_modules::kStdMetasqlUnparenthesize,
+      &stdlib_modules::kStdThreadWithContext,
   };
   return modules;
 }

@@ -372,6 +372,46 @@ class MachineTable : public Table {
   StringColumn android_device_manufacturer{this, "android_device_manufacturer"};
   IntColumn<int64_t> android_sdk_version{this, "android_sdk_version", true};
   IntColumn<uint32_t> trace_id{this, "trace_id", true};
+  StringColumn machine_name{this, "name"};
+  IntColumn<int64_t> system_ram_bytes{this, "system_ram_bytes", true};
+  IntColumn<int64_t> system_ram_gb{this, "system_ram_gb", true};
+
+  uint32_t Insert(uint32_t raw) {
+    raw_id.Append(raw);
+    sysname.Append(kNullStringId);
+    release.Append(kNullStringId);
+    version.Append(kNullStringId);
+    arch.Append(kNullStringId);
+    num_cpus.Append(OptI64());
+    android_build_fingerprint.Append(kNullStringId);
+    android_device_manufacturer.Append(kNullStringId);
+    android_sdk_version.Append(OptI64());
+    trace_id.Append(OptU32());
+    machine_name.Append(kNullStringId);
+    system_ram_bytes.Append(OptI64());
+    system_ram_gb.Append(OptI64());
+    return CommitRow();
+  }
+};
+
+// Android packages installed on the device (packages_list), one row per package name.
+class PackageListTable : public Table {
+ public:
+  PackageListTable() : Table("package_list") {}
+  StringColumn package_name{this, "package_name"};
+  IntColumn<int64_t> uid{this, "uid"};
+  IntColumn<int32_t> debuggable{this, "debuggable"};
+  IntColumn<int32_t> profileable_from_shell{this, "profileable_from_shell"};
+  IntColumn<int64_t> version_code{this, "version_code"};
+
+  uint32_t Insert(StringId name, int64_t u, bool debug, bool profileable, int64_t version) {
+    package_name.Append(name);
+    uid.Append(u);
+    debuggable.Append(debug ? 1 : 0);
+    profileable_from_shell.Append(profileable ? 1 : 0);
+    version_code.Append(version);
+    return CommitRow();
+  }
 };
 
 }  // namespace tw

@@ -56,9 +56,20 @@ void TraceStorage::AppendMetadata(std::string_view name, std::string_view value)
   metadata_.push_back({std::string(name), MetadataValue{std::nullopt, std::string(value)}});
 }
 
+void TraceStorage::AppendMetadata(std::string_view name, int64_t value) {
+  metadata_.push_back({std::string(name), MetadataValue{value, std::nullopt}});
+}
+
 std::optional<int64_t> TraceStorage::GetMetadataInt(std::string_view name) const {
   for (const auto& [k, v] : metadata_) {
     if (k == name) return v.int_value;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> TraceStorage::GetMetadataString(std::string_view name) const {
+  for (const auto& [k, v] : metadata_) {
+    if (k == name) return v.str_value;
   }
   return std::nullopt;
 }
@@ -104,7 +115,8 @@ void TraceStorage::FinalizeStatsAndMetadata() {
 std::vector<Table*> TraceStorage::AllTables() {
   return {&process, &thread,  &cpu,      &cpu_freq,     &sched_slice,    &thread_state,
           &track,   &slice,   &counter,  &state,        &flow,           &args,
-          &ftrace_event, &logs, &metadata, &stats, &clock_snapshot, &machine};
+          &ftrace_event, &logs, &metadata, &stats, &clock_snapshot, &machine,
+          &package_list};
 }
 
 size_t TraceStorage::memory_bytes() const {

@@ -36,7 +36,9 @@ class TraceStorage {
   void SetMetadata(std::string_view name, int64_t value);
   void SetMetadata(std::string_view name, std::string_view value);
   void AppendMetadata(std::string_view name, std::string_view value);
+  void AppendMetadata(std::string_view name, int64_t value);
   std::optional<int64_t> GetMetadataInt(std::string_view name) const;
+  std::optional<std::string> GetMetadataString(std::string_view name) const;
 
   // Trace bounds: widened by every timestamped event stored.
   void ExtendBounds(int64_t ts) {
@@ -69,6 +71,7 @@ class TraceStorage {
   StatsTable stats;
   ClockSnapshotTable clock_snapshot;
   MachineTable machine;
+  PackageListTable package_list;
 
   // Every table, for registration with SQLite.
   std::vector<Table*> AllTables();

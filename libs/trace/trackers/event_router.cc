@@ -32,6 +32,16 @@ void EventRouter::Route(Event& e) {
     case EventType::kCounter: OnCounter(e.ts, e.As<CounterData>()); break;
     case EventType::kTrackEvent: ctx_->track_events->OnTrackEvent(e.ts, e.As<TrackEventData>()); break;
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
+    case EventType::kSysEnter:
+    case EventType::kSysExit: {
+      const uint32_t utid = ctx_->processes.GetOrCreateThread(e.pid);
+      if (e.type == EventType::kSysEnter) {
+        ctx_->syscalls.Enter(e.ts, utid, e.syscall.number);
+      } else {
+        ctx_->syscalls.Exit(e.ts, utid, e.syscall.number);
+      }
+      break;
+    }
   }
 }
 
@@ -126,6 +136,7 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
   SliceTracker& slices = ctx_->slices;
   TrackTracker& tracks = ctx_->tracks;
   storage_->ExtendBounds(ts);
+  if (auto writer = p.GetThreadOrNull(a.tid)) ctx_->syscalls.MaybeTruncateOngoingWrite(ts, *writer);
   switch (a.kind) {
     case 'B': {
       const uint32_t utid = AtraceUtid(a);
@@ -148,11 +159,12 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
     case 'F': {
       const uint32_t upid = p.GetOrCreateProcess(a.tgid);
       if (a.kind == 'S') {
-        const uint32_t track = tracks.InternAsyncBegin(upid, a.name, a.cookie,
-                                                       "atrace_async_slice");
+        const std::optional<uint32_t> track =
+            tracks.InternAsyncBegin(upid, a.name, a.cookie, "atrace_async_slice");
+        if (!track) return;
         std::vector<Arg> args = a.args;
         args.push_back(ctx_->args.MakeArg("cookie", ArgValue::Int(a.cookie)));
-        slices.Begin(ts, track, kNullStringId, a.name, args);
+        slices.Begin(ts, *track, kNullStringId, a.name, args);
       } else if (auto track = tracks.InternAsyncEnd(upid, a.name, a.cookie,
                                                     "atrace_async_slice")) {
         slices.End(ts, *track, kNullStringId, kNullStringId, {});
@@ -175,8 +187,10 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
         slices.Scoped(ts, track, kNullStringId, a.name, 0,
                       {ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
       } else if (a.kind == 'G') {
-        const uint32_t track = tracks.InternAsyncBegin(upid, a.track_name, a.cookie, kType);
-        slices.Begin(ts, track, kNullStringId, a.name,
+        const std::optional<uint32_t> track =
+            tracks.InternAsyncBegin(upid, a.track_name, a.cookie, kType);
+        if (!track) return;
+        slices.Begin(ts, *track, kNullStringId, a.name,
                      {ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
       } else if (auto track = tracks.InternAsyncEnd(upid, a.track_name, a.cookie, kType)) {
         slices.End(ts, *track, kNullStringId, kNullStringId,

@@ -11,6 +11,7 @@ TraceContext::TraceContext(TraceStorage* s)
       tracks(s, &args),
       slices(s, &args),
       sched(s, &processes),
+      syscalls(s, &tracks, &slices),
       track_events(std::make_unique<TrackEventTracker>(this)) {}
 
 TraceContext::~TraceContext() = default;

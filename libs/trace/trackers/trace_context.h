@@ -9,6 +9,7 @@
 #include "libs/trace/trackers/process_tracker.h"
 #include "libs/trace/trackers/sched_tracker.h"
 #include "libs/trace/trackers/slice_tracker.h"
+#include "libs/trace/trackers/syscall_tracker.h"
 #include "libs/trace/trackers/track_tracker.h"
 
 namespace tw {
@@ -25,6 +26,7 @@ struct TraceContext {
   TrackTracker tracks;
   SliceTracker slices;
   SchedTracker sched;
+  SyscallTracker syscalls;
   std::unique_ptr<TrackEventTracker> track_events;
 };
 

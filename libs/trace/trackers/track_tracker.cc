@@ -91,21 +91,29 @@ std::vector<TrackTracker::AsyncSlot>& TrackTracker::AsyncSet(uint32_t upid, Stri
   return async_sets_[Key{kProcessSlice, upid, name, storage_->Intern(type)}];
 }
 
-uint32_t TrackTracker::InternAsyncBegin(uint32_t upid, StringId name, int64_t cookie,
-                                        std::string_view type) {
-  std::vector<AsyncSlot>& set = AsyncSet(upid, name, type);
-  for (AsyncSlot& slot : set) {
-    if (!slot.cookie) {
-      slot.cookie = cookie;
-      return slot.track;
-    }
-  }
+uint32_t TrackTracker::NewAsyncTrack(uint32_t upid, StringId name, std::string_view type) {
   const uint32_t track = CreateTrack(name, type, "slice");
   storage_->track.upid.Set(track, upid);
   if (auto dims = args_->AddArgSet({args_->MakeArg("upid", ArgValue::Int(upid)),
                                     args_->MakeArg("name", ArgValue::String(name))})) {
     storage_->track.dimension_arg_set_id.Set(track, *dims);
   }
+  return track;
+}
+
+std::optional<uint32_t> TrackTracker::InternAsyncBegin(uint32_t upid, StringId name,
+                                                       int64_t cookie, std::string_view type) {
+  std::vector<AsyncSlot>& set = AsyncSet(upid, name, type);
+  for (const AsyncSlot& slot : set) {
+    if (slot.cookie == cookie) return std::nullopt;
+  }
+  for (AsyncSlot& slot : set) {
+    if (!slot.cookie) {
+      slot.cookie = cookie;
+      return slot.track;
+    }
+  }
+  const uint32_t track = NewAsyncTrack(upid, name, type);
   set.push_back({track, cookie});
   return track;
 }
@@ -127,8 +135,9 @@ uint32_t TrackTracker::InternAsyncInstant(uint32_t upid, StringId name, std::str
   for (AsyncSlot& slot : set) {
     if (!slot.cookie) return slot.track;
   }
-  const uint32_t track = InternAsyncBegin(upid, name, 0, type);
-  set.back().cookie.reset();
+  // Every slot is busy: add one and leave it free.
+  const uint32_t track = NewAsyncTrack(upid, name, type);
+  set.push_back({track, std::nullopt});
   return track;
 }
 

@@ -33,8 +33,9 @@ class TrackTracker {
   uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, std::string_view type);
 
   // Async slices keyed by (process, name) and a cookie: every cookie open at the same time gets
-  // its own track of the set (all named `name`), so overlapping async slices never nest.
-  uint32_t InternAsyncBegin(uint32_t upid, StringId name, int64_t cookie, std::string_view type);
+  // its own track of the set (all named `name`), so overlapping async slices never nest. A begin
+  // for a cookie that is already open is a duplicate and returns nullopt (it is ignored).
+  std::optional<uint32_t> InternAsyncBegin(uint32_t upid, StringId name, int64_t cookie, std::string_view type);
   std::optional<uint32_t> InternAsyncEnd(uint32_t upid, StringId name, int64_t cookie,
                                          std::string_view type);
   // A track of the set for an instant (does not stay occupied).
@@ -53,6 +54,7 @@ class TrackTracker {
     uint32_t track;
     std::optional<int64_t> cookie;  // set while a slice is open on it
   };
+  uint32_t NewAsyncTrack(uint32_t upid, StringId name, std::string_view type);
   std::vector<AsyncSlot>& AsyncSet(uint32_t upid, StringId name, std::string_view type);
 
   TraceStorage* storage_;

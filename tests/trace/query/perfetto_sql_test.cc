@@ -31,9 +31,9 @@ TEST(SplitSqlStatementsTest, SplitsAtTopLevelSemicolons) {
 }
 
 TEST(SplitSqlStatementsTest, IgnoresSemicolonsInStringsNamesAndComments) {
-  EXPECT_THAT(Split("SELECT 'a;b', \"c;d\", [e;f], `g;h` -- x;y\n FROM t; /* ; */ SELECT 'it''s;'"),
-              ElementsAre("SELECT 'a;b', \"c;d\", [e;f], `g;h` -- x;y\n FROM t",
-                          "SELECT 'it''s;'"));
+  EXPECT_THAT(
+      Split("SELECT 'a;b', \"c;d\", [e;f], `g;h` -- x;y\n FROM t; /* ; */ SELECT 'it''s;'"),
+      ElementsAre("SELECT 'a;b', \"c;d\", [e;f], `g;h` -- x;y\n FROM t", "SELECT 'it''s;'"));
 }
 
 TEST(SplitSqlStatementsTest, DropsEmptyStatementsAndTracksLines) {
@@ -106,18 +106,20 @@ TEST(MacroTest, ExpandsArgumentsTextually) {
 }
 
 TEST(MacroTest, NestedAndRecursiveCalls) {
-  MacroRegistry m = MacrosWith({"CREATE PERFETTO MACRO inc(x Expr) RETURNS Expr AS ($x + 1)",
-                                "CREATE PERFETTO MACRO inc2(x Expr) RETURNS Expr AS inc!(inc!($x))"});
+  MacroRegistry m =
+      MacrosWith({"CREATE PERFETTO MACRO inc(x Expr) RETURNS Expr AS ($x + 1)",
+                  "CREATE PERFETTO MACRO inc2(x Expr) RETURNS Expr AS inc!(inc!($x))"});
   EXPECT_EQ(*Expand(m, "SELECT inc2!(inc!(0))"), "SELECT (((0 + 1) + 1) + 1)");
-  MacroRegistry loop = MacrosWith({"CREATE PERFETTO MACRO forever(x Expr) RETURNS Expr AS forever!($x)"});
+  MacroRegistry loop =
+      MacrosWith({"CREATE PERFETTO MACRO forever(x Expr) RETURNS Expr AS forever!($x)"});
   auto r = Expand(loop, "SELECT forever!(1)");
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(MacroTest, LeavesNonCallsAlone) {
   MacroRegistry m = MacrosWith({"CREATE PERFETTO MACRO a(x Expr) RETURNS Expr AS $x"});
-  for (const char* sql : {"SELECT a!=b FROM t", "SELECT 'a!(1)'", "SELECT 1 -- a!(1)",
-                          "SELECT \"a!(\""}) {
+  for (const char* sql :
+       {"SELECT a!=b FROM t", "SELECT 'a!(1)'", "SELECT 1 -- a!(1)", "SELECT \"a!(\""}) {
     EXPECT_EQ(*Expand(m, sql), sql);
   }
 }
@@ -143,8 +145,9 @@ TEST(MacroTest, Errors) {
 }
 
 TEST(MacroTest, IntrinsicMacros) {
-  MacroRegistry m = MacrosWith({"CREATE PERFETTO MACRO col(x ColumnName) RETURNS Expr AS t.$x",
-                                "CREATE PERFETTO MACRO eq(a Expr, b Expr) RETURNS Expr AS $a = $b"});
+  MacroRegistry m =
+      MacrosWith({"CREATE PERFETTO MACRO col(x ColumnName) RETURNS Expr AS t.$x",
+                  "CREATE PERFETTO MACRO eq(a Expr, b Expr) RETURNS Expr AS $a = $b"});
   EXPECT_EQ(*Expand(m, "SELECT __intrinsic_stringify!(a + b)"), "SELECT 'a + b'");
   EXPECT_EQ(*Expand(m, "SELECT __intrinsic_token_apply!(col, (a, b))"), "SELECT t.a, t.b");
   EXPECT_EQ(*Expand(m, "SELECT x __intrinsic_token_apply_prefix!(col, (a))"), "SELECT x , t.a");
@@ -235,7 +238,8 @@ TEST(ParsePerfettoStatementTest, Functions) {
   ASSERT_TRUE(delegate.ok()) << delegate.status();
   EXPECT_EQ(delegate->delegate, "reverse");
 
-  EXPECT_FALSE(ParsePerfettoStatement("CREATE PERFETTO FUNCTION f(x BLOBBY) RETURNS LONG AS SELECT 1").ok());
+  EXPECT_FALSE(
+      ParsePerfettoStatement("CREATE PERFETTO FUNCTION f(x BLOBBY) RETURNS LONG AS SELECT 1").ok());
   EXPECT_FALSE(ParsePerfettoStatement("CREATE PERFETTO FUNCTION f() RETURNS LONG SELECT 1").ok());
 }
 
@@ -265,24 +269,27 @@ class PerfettoSqlDbTest : public ::testing::Test {
 };
 
 TEST_F(PerfettoSqlDbTest, ScalarFunctions) {
-  ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION add_up(x LONG, y LONG) RETURNS LONG AS SELECT $x + $y")
-                  .ok());
+  ASSERT_TRUE(
+      Run("CREATE PERFETTO FUNCTION add_up(x LONG, y LONG) RETURNS LONG AS SELECT $x + $y").ok());
   EXPECT_EQ(Scalar(*db_, "SELECT add_up(2, 40)"), "42");
   EXPECT_EQ(Scalar(*db_, "SELECT sum(add_up(id, 1)) FROM slice"), "21");
   // No row: NULL.
   ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION thread_name(utid LONG) RETURNS STRING AS "
-                  "SELECT name FROM thread WHERE utid = $utid").ok());
+                  "SELECT name FROM thread WHERE utid = $utid")
+                  .ok());
   EXPECT_EQ(Scalar(*db_, "SELECT thread_name(1)"), "RenderThread");
   EXPECT_EQ(Scalar(*db_, "SELECT thread_name(99)"), "NULL");
   EXPECT_EQ(Scalar(*db_, "SELECT group_concat(thread_name(utid), '|') FROM thread"),
             "main|RenderThread|binder:200_1");
   // Recursion works (a nested call gets its own statement).
   ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION fact(n LONG) RETURNS LONG AS "
-                  "SELECT IIF($n <= 1, 1, $n * fact($n - 1))").ok());
+                  "SELECT IIF($n <= 1, 1, $n * fact($n - 1))")
+                  .ok());
   EXPECT_EQ(Scalar(*db_, "SELECT fact(10)"), "3628800");
   // DELEGATES TO aliases a function.
   ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION backwards(s STRING) RETURNS STRING "
-                  "DELEGATES TO reverse").ok());
+                  "DELEGATES TO reverse")
+                  .ok());
   EXPECT_EQ(Scalar(*db_, "SELECT backwards('abc')"), "cba");
 }
 
@@ -297,12 +304,22 @@ TEST_F(PerfettoSqlDbTest, FunctionDefinitionErrors) {
   EXPECT_EQ(Scalar(*db_, "SELECT one()"), "2");
   // Built-in and native functions cannot be redefined.
   EXPECT_EQ(Run("CREATE OR REPLACE PERFETTO FUNCTION extract_arg(a LONG, k STRING) RETURNS LONG "
-                "AS SELECT 1").code(),
+                "AS SELECT 1")
+                .code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(Run("CREATE OR REPLACE PERFETTO FUNCTION __intrinsic_slice() RETURNS TABLE(x LONG) "
+                "AS SELECT 1 AS x")
+                .code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(Run("CREATE PERFETTO FUNCTION json_each(x STRING) RETURNS TABLE(x LONG) "
+                "AS SELECT 1 AS x")
+                .code(),
             absl::StatusCode::kPermissionDenied);
   EXPECT_EQ(Run("CREATE PERFETTO FUNCTION max(a LONG) RETURNS LONG AS SELECT 1").code(),
             absl::StatusCode::kPermissionDenied);
   auto bad_param = db_->Execute("CREATE PERFETTO FUNCTION f(x LONG) RETURNS LONG AS SELECT $y");
-  EXPECT_THAT(std::string(bad_param.status().message()), HasSubstr("$y is not one of its arguments"));
+  EXPECT_THAT(std::string(bad_param.status().message()),
+              HasSubstr("$y is not one of its arguments"));
   EXPECT_EQ(Run("CREATE PERFETTO FUNCTION two_cols() RETURNS LONG AS SELECT 1, 2").code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Run("CREATE PERFETTO FUNCTION writes() RETURNS LONG AS DELETE FROM slice").code(),
@@ -312,39 +329,46 @@ TEST_F(PerfettoSqlDbTest, FunctionDefinitionErrors) {
 }
 
 TEST_F(PerfettoSqlDbTest, TableFunctions) {
-  ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION thread_slices(utid LONG, min_dur LONG)\n"
-                  "RETURNS TABLE(id LONG, name STRING, dur DURATION) AS\n"
-                  "SELECT s.id, s.name, s.dur FROM slice s JOIN thread_track tt ON s.track_id = tt.id\n"
-                  "WHERE tt.utid = $utid AND s.dur >= $min_dur ORDER BY s.id").ok());
+  ASSERT_TRUE(
+      Run("CREATE PERFETTO FUNCTION thread_slices(utid LONG, min_dur LONG)\n"
+          "RETURNS TABLE(id LONG, name STRING, dur DURATION) AS\n"
+          "SELECT s.id, s.name, s.dur FROM slice s JOIN thread_track tt ON s.track_id = tt.id\n"
+          "WHERE tt.utid = $utid AND s.dur >= $min_dur ORDER BY s.id")
+          .ok());
   EXPECT_EQ(Rows(*db_, "SELECT * FROM thread_slices(0, 15)"),
             (std::vector<Strings>{{"0", "doFrame", "50"}, {"1", "measure", "20"}}));
   // Arguments from another table (a lateral join); each call runs with its own bindings.
-  EXPECT_EQ(Rows(*db_, "SELECT t.name, count(f.id) FROM thread t "
-                       "LEFT JOIN thread_slices(t.utid, 0) f GROUP BY t.utid ORDER BY t.utid"),
+  EXPECT_EQ(Rows(*db_,
+                 "SELECT t.name, count(f.id) FROM thread t "
+                 "LEFT JOIN thread_slices(t.utid, 0) f GROUP BY t.utid ORDER BY t.utid"),
             (std::vector<Strings>{{"main", "3"}, {"RenderThread", "1"}, {"binder:200_1", "0"}}));
   // Self-join of the same function: scans do not share a statement.
   EXPECT_EQ(Scalar(*db_, "SELECT count(*) FROM thread_slices(0, 0) a, thread_slices(0, 0) b"), "9");
 
   ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION constant_tab() RETURNS TABLE(ts LONG, dur LONG) AS "
-                  "SELECT column1 AS ts, column2 AS dur FROM (VALUES (100, 10), (200, 20))").ok());
+                  "SELECT column1 AS ts, column2 AS dur FROM (VALUES (100, 10), (200, 20))")
+                  .ok());
   EXPECT_EQ(Rows(*db_, "SELECT ts + dur FROM constant_tab()"),
             (std::vector<Strings>{{"110"}, {"220"}}));
   EXPECT_EQ(Run("CREATE PERFETTO FUNCTION constant_tab() RETURNS TABLE(ts LONG) AS SELECT 1 AS ts")
                 .code(),
             absl::StatusCode::kInvalidArgument);
   ASSERT_TRUE(Run("CREATE OR REPLACE PERFETTO FUNCTION constant_tab() RETURNS TABLE(x LONG) AS "
-                  "SELECT 5 AS x").ok());
+                  "SELECT 5 AS x")
+                  .ok());
   EXPECT_EQ(Rows(*db_, "SELECT * FROM constant_tab()"), (std::vector<Strings>{{"5"}}));
   // Declared columns must match the SELECT's, in order.
-  auto bad = db_->Execute("CREATE PERFETTO FUNCTION bad() RETURNS TABLE(a LONG, b LONG) AS "
-                          "SELECT 1 AS b, 2 AS a");
+  auto bad = db_->Execute(
+      "CREATE PERFETTO FUNCTION bad() RETURNS TABLE(a LONG, b LONG) AS "
+      "SELECT 1 AS b, 2 AS a");
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("column 0 of its SELECT is 'b'"));
 }
 
 TEST_F(PerfettoSqlDbTest, TableFunctionErrorsPropagate) {
   ASSERT_TRUE(Run("CREATE PERFETTO FUNCTION failing(x LONG) RETURNS TABLE(v LONG) AS "
-                  "SELECT abs(-9223372036854775807 - $x) AS v").ok());
+                  "SELECT abs(-9223372036854775807 - $x) AS v")
+                  .ok());
   auto r = db_->Execute("SELECT * FROM failing(1)");
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("integer overflow"));
@@ -352,14 +376,17 @@ TEST_F(PerfettoSqlDbTest, TableFunctionErrorsPropagate) {
 
 TEST_F(PerfettoSqlDbTest, TablesAndViewsWithSchemas) {
   EXPECT_TRUE(Run("CREATE PERFETTO TABLE long_slices(id LONG, dur DURATION) AS "
-                  "SELECT id, dur FROM slice WHERE dur >= 30").ok());
+                  "SELECT id, dur FROM slice WHERE dur >= 30")
+                  .ok());
   EXPECT_EQ(Scalar(*db_, "SELECT count(*) FROM long_slices"), "2");
-  auto mismatch = db_->Execute("CREATE PERFETTO TABLE t2(id LONG, nope LONG) AS SELECT id FROM slice");
+  auto mismatch =
+      db_->Execute("CREATE PERFETTO TABLE t2(id LONG, nope LONG) AS SELECT id FROM slice");
   EXPECT_EQ(mismatch.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(mismatch.status().message()), HasSubstr("nope"));
   EXPECT_EQ(Run("SELECT * FROM t2").code(), absl::StatusCode::kInvalidArgument);  // not created
 
-  EXPECT_TRUE(Run("CREATE PERFETTO VIEW names(name STRING) AS SELECT DISTINCT name FROM thread").ok());
+  EXPECT_TRUE(
+      Run("CREATE PERFETTO VIEW names(name STRING) AS SELECT DISTINCT name FROM thread").ok());
   EXPECT_EQ(Scalar(*db_, "SELECT count(*) FROM names"), "3");
   EXPECT_EQ(Run("CREATE PERFETTO VIEW names AS SELECT 1 AS x").code(),
             absl::StatusCode::kInvalidArgument);  // exists
@@ -367,14 +394,19 @@ TEST_F(PerfettoSqlDbTest, TablesAndViewsWithSchemas) {
   EXPECT_EQ(Scalar(*db_, "SELECT x FROM names"), "1");
   EXPECT_TRUE(Run("CREATE OR REPLACE PERFETTO TABLE long_slices AS SELECT 7 AS id").ok());
   EXPECT_EQ(Scalar(*db_, "SELECT id FROM long_slices"), "7");
+  // Perfetto tables are indexed on id, so id lookups and joins stay cheap.
+  const auto plan = Rows(*db_, "EXPLAIN QUERY PLAN SELECT * FROM long_slices WHERE id = 7");
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_THAT(plan[0].back(), HasSubstr("USING COVERING INDEX long_slices_id_index"));
 }
 
 TEST_F(PerfettoSqlDbTest, Indexes) {
   ASSERT_TRUE(Run("CREATE PERFETTO TABLE s AS SELECT id, track_id, name FROM slice").ok());
   EXPECT_TRUE(Run("CREATE PERFETTO INDEX s_track ON s(track_id)").ok());
   EXPECT_TRUE(Run("CREATE OR REPLACE PERFETTO INDEX s_track ON s(track_id, name)").ok());
-  EXPECT_EQ(Scalar(*db_, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND "
-                         "name = 's_track'"),
+  EXPECT_EQ(Scalar(*db_,
+                   "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND "
+                   "name = 's_track'"),
             "1");
   EXPECT_TRUE(Run("DROP PERFETTO INDEX s_track ON s").ok());
   EXPECT_EQ(Scalar(*db_, "SELECT count(*) FROM sqlite_schema WHERE name = 's_track'"), "0");
@@ -382,12 +414,21 @@ TEST_F(PerfettoSqlDbTest, Indexes) {
 
 TEST_F(PerfettoSqlDbTest, MacrosInQueries) {
   ASSERT_TRUE(Run("CREATE PERFETTO MACRO named(t TableOrSubquery, n Expr) "
-                  "RETURNS TableOrSubquery AS (SELECT * FROM $t WHERE name = $n)").ok());
+                  "RETURNS TableOrSubquery AS (SELECT * FROM $t WHERE name = $n)")
+                  .ok());
   EXPECT_EQ(Rows(*db_, "SELECT id FROM named!(slice, 'layout')"), (std::vector<Strings>{{"2"}}));
   // Defined and used in the same script.
   EXPECT_EQ(Scalar(*db_, "CREATE PERFETTO MACRO k() RETURNS Expr AS 7; SELECT k!() * 6"), "42");
   auto unknown = db_->Execute("SELECT missing!(1)");
   EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  // Bodies are expanded at each use, not when defined: they may call macros on their arguments.
+  ASSERT_TRUE(Run("CREATE PERFETTO MACRO ident(x Expr) RETURNS Expr AS $x;"
+                  "CREATE PERFETTO MACRO unparen(list ExprList) RETURNS Expr AS "
+                  "  __intrinsic_token_apply!(ident, $list);"
+                  "CREATE PERFETTO MACRO row_of(list ExprList) RETURNS TableOrSubquery AS "
+                  "  (SELECT unparen!($list))")
+                  .ok());
+  EXPECT_EQ(Rows(*db_, "SELECT * FROM row_of!((1 + 1, 'a'))"), (std::vector<Strings>{{"2", "a"}}));
   // Prelude macros are reserved.
   EXPECT_EQ(Run("CREATE OR REPLACE PERFETTO MACRO cast_int(x Expr) RETURNS Expr AS $x").code(),
             absl::StatusCode::kPermissionDenied);

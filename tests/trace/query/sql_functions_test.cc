@@ -34,8 +34,8 @@ TEST_F(SqlFunctionsTest, ExtractArgReturnsTypedValues) {
                  "extract_arg(1, 'layer'), extract_arg(1, 'ratio'), "
                  "typeof(extract_arg(1, 'ratio')), extract_arg(1, 'debug.visible'), "
                  "extract_arg(1, 'big'), extract_arg(1, 'ptr'), extract_arg(2, 'frame_id')"),
-            (std::vector<Strings>{{"42", "integer", "app#0", "0.500000", "real", "1", "-1", "255",
-                                   "43"}}));
+            (std::vector<Strings>{
+                {"42", "integer", "app#0", "0.500000", "real", "1", "-1", "255", "43"}}));
 }
 
 TEST_F(SqlFunctionsTest, ExtractArgMissingIsNull) {
@@ -64,8 +64,9 @@ TEST(SqlFunctionsStandaloneTest, ExtractArgWithUnsortedArgSets) {
   testing::AddIntArg(s, 3, "a", 30);
   auto db = testing::OpenOrDie(&s);
   ASSERT_NE(db, nullptr);
-  EXPECT_EQ(Rows(*db, "SELECT extract_arg(5, 'a'), extract_arg(5, 'b'), extract_arg(2, 'a'), "
-                      "extract_arg(3, 'a'), extract_arg(4, 'a')"),
+  EXPECT_EQ(Rows(*db,
+                 "SELECT extract_arg(5, 'a'), extract_arg(5, 'b'), extract_arg(2, 'a'), "
+                 "extract_arg(3, 'a'), extract_arg(4, 'a')"),
             (std::vector<Strings>{{"50", "five", "20", "30", "NULL"}}));
 }
 
@@ -85,12 +86,14 @@ TEST_F(SqlFunctionsTest, PercentileInterpolatesBetweenRanks) {
 }
 
 TEST_F(SqlFunctionsTest, PercentileIgnoresNullsAndIsNullWithoutValues) {
-  EXPECT_EQ(Scalar(*db_, "SELECT percentile(v, 50) FROM (SELECT NULL AS v UNION ALL SELECT 4 "
-                         "UNION ALL SELECT NULL UNION ALL SELECT 8)"),
+  EXPECT_EQ(Scalar(*db_,
+                   "SELECT percentile(v, 50) FROM (SELECT NULL AS v UNION ALL SELECT 4 "
+                   "UNION ALL SELECT NULL UNION ALL SELECT 8)"),
             "6.000000");
   EXPECT_EQ(Scalar(*db_, "SELECT percentile(dur, 50) FROM slice WHERE dur > 1000"), "NULL");
-  EXPECT_EQ(Rows(*db_, "SELECT track_id, percentile(dur, 50) FROM slice WHERE track_id = 0 "
-                       "GROUP BY track_id"),
+  EXPECT_EQ(Rows(*db_,
+                 "SELECT track_id, percentile(dur, 50) FROM slice WHERE track_id = 0 "
+                 "GROUP BY track_id"),
             (std::vector<Strings>{{"0", "20.000000"}}));
 }
 
@@ -113,9 +116,10 @@ TEST_F(SqlFunctionsTest, TraceBounds) {
 }
 
 TEST_F(SqlFunctionsTest, ExtractMetadata) {
-  EXPECT_EQ(Rows(*db_, "SELECT extract_metadata('trace_type'), "
-                       "extract_metadata('trace_size_bytes'), extract_metadata('nope'), "
-                       "extract_metadata(NULL)"),
+  EXPECT_EQ(Rows(*db_,
+                 "SELECT extract_metadata('trace_type'), "
+                 "extract_metadata('trace_size_bytes'), extract_metadata('nope'), "
+                 "extract_metadata(NULL)"),
             (std::vector<Strings>{{"proto", "12345", "NULL", "NULL"}}));
 }
 
@@ -138,14 +142,15 @@ TEST(SqlFunctionsStandaloneTest, ExtractMetadataPerMachineAndTrace) {
   add("trace_type", "proto", std::nullopt, std::nullopt, 0u);
   auto db = testing::OpenOrDie(&s);
   ASSERT_NE(db, nullptr);
-  EXPECT_EQ(Rows(*db, "SELECT extract_metadata('system_name'), "
-                      "extract_metadata_for_machine(0, 'system_name'), "
-                      "extract_metadata_for_machine(1, 'system_name'), "
-                      "extract_metadata_for_machine(2, 'system_name'), "
-                      "extract_metadata_for_machine(1, 'ftrace_start'), "
-                      "extract_metadata_for_trace(0, 'trace_type'), "
-                      "extract_exact_metadata(1, 0, 'ftrace_start'), "
-                      "extract_exact_metadata(1, 1, 'ftrace_start')"),
+  EXPECT_EQ(Rows(*db,
+                 "SELECT extract_metadata('system_name'), "
+                 "extract_metadata_for_machine(0, 'system_name'), "
+                 "extract_metadata_for_machine(1, 'system_name'), "
+                 "extract_metadata_for_machine(2, 'system_name'), "
+                 "extract_metadata_for_machine(1, 'ftrace_start'), "
+                 "extract_metadata_for_trace(0, 'trace_type'), "
+                 "extract_exact_metadata(1, 0, 'ftrace_start'), "
+                 "extract_exact_metadata(1, 1, 'ftrace_start')"),
             (std::vector<Strings>{
                 {"Linux", "Linux", "Darwin", "NULL", "2000", "proto", "2000", "NULL"}}));
 }
@@ -167,8 +172,9 @@ TEST(SqlFunctionsStandaloneTest, ClockConversions) {
   snapshot(100, 3, 7);  // MONOTONIC
   auto db = testing::OpenOrDie(&s);
   ASSERT_NE(db, nullptr);
-  EXPECT_EQ(Rows(*db, "SELECT to_realtime(50), to_realtime(100), to_realtime(150), "
-                      "to_realtime(200), to_realtime(300), to_monotonic(150), to_realtime(NULL)"),
+  EXPECT_EQ(Rows(*db,
+                 "SELECT to_realtime(50), to_realtime(100), to_realtime(150), "
+                 "to_realtime(200), to_realtime(300), to_monotonic(150), to_realtime(NULL)"),
             (std::vector<Strings>{{"1000", "1000", "1050", "1050", "1150", "57", "NULL"}}));
   EXPECT_THAT(std::string(db->Execute("SELECT to_realtime('x')").status().message()),
               HasSubstr("TO_REALTIME: first argument should be timestamp"));
@@ -189,13 +195,15 @@ TEST_F(SqlFunctionsTest, Hash) {
   EXPECT_EQ(Rows(*db_, "SELECT hash('abc'), hash(1), hash(1, 'a')"),
             (std::vector<Strings>{
                 {"-1792535898324117685", "-8517097267634966620", "5952155467226901439"}}));
-  EXPECT_THAT(std::string(Error("SELECT hash(1.5)").message()), HasSubstr("HASH: arg 0 has unknown type"));
+  EXPECT_THAT(std::string(Error("SELECT hash(1.5)").message()),
+              HasSubstr("HASH: arg 0 has unknown type"));
 }
 
 TEST_F(SqlFunctionsTest, StringHelpers) {
-  EXPECT_EQ(Rows(*db_, "SELECT reverse('abc'), reverse(NULL), unhex('0xff'), unhex(' 1A '), "
-                       "str_split('a b c', ' ', 1), str_split('a b c', ' ', 3), "
-                       "str_split('a::b', '::', 1), str_split(NULL, ' ', 0)"),
+  EXPECT_EQ(Rows(*db_,
+                 "SELECT reverse('abc'), reverse(NULL), unhex('0xff'), unhex(' 1A '), "
+                 "str_split('a b c', ' ', 1), str_split('a b c', ' ', 3), "
+                 "str_split('a::b', '::', 1), str_split(NULL, ' ', 0)"),
             (std::vector<Strings>{{"cba", "NULL", "255", "26", "b", "NULL", "b", "NULL"}}));
   EXPECT_THAT(std::string(Error("SELECT unhex('xyz')").message()), HasSubstr("UNHEX"));
   EXPECT_THAT(std::string(Error("SELECT str_split('a', '', 0)").message()),

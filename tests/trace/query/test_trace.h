@@ -181,10 +181,18 @@ inline std::vector<std::vector<std::string>> Rows(TraceDatabase& db, std::string
     std::vector<std::string> cells;
     for (const SqlValue& v : row) {
       switch (v.type) {
-        case SqlValue::Type::kNull: cells.push_back("NULL"); break;
-        case SqlValue::Type::kInt: cells.push_back(std::to_string(v.int_value)); break;
-        case SqlValue::Type::kDouble: cells.push_back(std::to_string(v.double_value)); break;
-        case SqlValue::Type::kString: cells.push_back(v.string_value); break;
+        case SqlValue::Type::kNull:
+          cells.push_back("NULL");
+          break;
+        case SqlValue::Type::kInt:
+          cells.push_back(std::to_string(v.int_value));
+          break;
+        case SqlValue::Type::kDouble:
+          cells.push_back(std::to_string(v.double_value));
+          break;
+        case SqlValue::Type::kString:
+          cells.push_back(v.string_value);
+          break;
       }
     }
     out.push_back(std::move(cells));

@@ -16,10 +16,10 @@
 namespace tw {
 namespace {
 
+using testing::Columns;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using testing::Columns;
 using testing::Rows;
 using testing::Scalar;
 
@@ -68,8 +68,7 @@ TEST_F(TraceDatabaseTest, PublicViewsHaveTraceProcessorColumnsInOrder) {
       {"cpu",
        {"id", "ucpu", "cpu", "cluster_id", "processor", "machine_id", "capacity", "arg_set_id"}},
       {"cpu_available_frequencies", {"id", "cpu", "freq", "ucpu"}},
-      {"sched",
-       {"id", "ts", "dur", "cpu", "utid", "end_state", "priority", "ucpu", "ts_end"}},
+      {"sched", {"id", "ts", "dur", "cpu", "utid", "end_state", "priority", "ucpu", "ts_end"}},
       {"sched_slice", {"id", "ts", "dur", "cpu", "utid", "end_state", "priority", "ucpu"}},
       {"thread_state",
        {"id", "ts", "dur", "cpu", "utid", "state", "io_wait", "blocked_function", "waker_utid",
@@ -86,17 +85,17 @@ TEST_F(TraceDatabaseTest, PublicViewsHaveTraceProcessorColumnsInOrder) {
        {"id", "name", "parent_id", "type", "dimension_arg_set_id", "source_arg_set_id",
         "machine_id", "unit", "description"}},
       {"cpu_counter_track",
-       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit",
-        "description", "cpu"}},
+       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit", "description",
+        "cpu"}},
       {"process_counter_track",
-       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit",
-        "description", "upid"}},
+       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit", "description",
+        "upid"}},
       {"thread_counter_track",
-       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit",
-        "description", "utid"}},
+       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit", "description",
+        "utid"}},
       {"gpu_counter_track",
-       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit",
-        "description", "ugpu", "gpu_id"}},
+       {"id", "name", "type", "parent_id", "source_arg_set_id", "machine_id", "unit", "description",
+        "ugpu", "gpu_id"}},
       {"counter", {"id", "ts", "track_id", "value", "arg_set_id"}},
       {"counters", {"id", "ts", "track_id", "value", "arg_set_id", "name", "unit"}},
       {"state", {"id", "ts", "dur", "track_id", "category", "value", "arg_set_id"}},
@@ -110,17 +109,35 @@ TEST_F(TraceDatabaseTest, PublicViewsHaveTraceProcessorColumnsInOrder) {
         "slice_id"}},
       {"instant", {"ts", "track_id", "name", "arg_set_id"}},
       {"flow", {"id", "slice_out", "slice_in", "trace_id", "arg_set_id"}},
-      {"ftrace_event",
-       {"id", "ts", "name", "cpu", "utid", "arg_set_id", "common_flags", "ucpu"}},
+      {"ftrace_event", {"id", "ts", "name", "cpu", "utid", "arg_set_id", "common_flags", "ucpu"}},
       {"raw", {"id", "ts", "name", "cpu", "utid", "arg_set_id", "common_flags", "ucpu"}},
       {"logs", {"id", "ts", "utid", "prio", "log_source", "tag", "msg", "arg_set_id"}},
       {"android_logs", {"id", "ts", "utid", "prio", "tag", "msg"}},
       {"actual_frame_timeline_slice",
-       {"id", "ts", "dur", "track_id", "category", "name", "depth", "parent_id", "arg_set_id",
-        "display_frame_token", "surface_frame_token", "upid", "layer_name", "present_type",
-        "on_time_finish", "gpu_composition", "jank_type", "jank_severity_type",
-        "prediction_type", "jank_tag", "jank_tag_experimental", "jank_score",
-        "latched_unsignaled_count", "addressable_unsignaled_latch_count",
+       {"id",
+        "ts",
+        "dur",
+        "track_id",
+        "category",
+        "name",
+        "depth",
+        "parent_id",
+        "arg_set_id",
+        "display_frame_token",
+        "surface_frame_token",
+        "upid",
+        "layer_name",
+        "present_type",
+        "on_time_finish",
+        "gpu_composition",
+        "jank_type",
+        "jank_severity_type",
+        "prediction_type",
+        "jank_tag",
+        "jank_tag_experimental",
+        "jank_score",
+        "latched_unsignaled_count",
+        "addressable_unsignaled_latch_count",
         "latched_fence_state"}},
       {"expected_frame_timeline_slice",
        {"id", "ts", "dur", "track_id", "category", "name", "depth", "parent_id", "arg_set_id",
@@ -161,7 +178,8 @@ TEST_F(TraceDatabaseTest, SliceViewAliasesAndJoins) {
 TEST_F(TraceDatabaseTest, CounterViews) {
   EXPECT_EQ(Rows(*db_, "SELECT id, name, unit FROM counter_track ORDER BY id"),
             (std::vector<Strings>{{"3", "cpufreq", "kHz"}, {"4", "mem.rss", "bytes"}}));
-  EXPECT_EQ(Rows(*db_, "SELECT id, cpu FROM cpu_counter_track"), (std::vector<Strings>{{"3", "1"}}));
+  EXPECT_EQ(Rows(*db_, "SELECT id, cpu FROM cpu_counter_track"),
+            (std::vector<Strings>{{"3", "1"}}));
   EXPECT_EQ(Rows(*db_, "SELECT id, upid FROM process_counter_track"),
             (std::vector<Strings>{{"4", "1"}}));
   EXPECT_EQ(Rows(*db_, "SELECT ts, name, CAST(value AS INT) FROM counters"),
@@ -210,8 +228,9 @@ TEST_F(TraceDatabaseTest, IndexedLookupsKeepSqliteComparisonRules) {
 }
 
 TEST_F(TraceDatabaseTest, ArgsDisplayValue) {
-  EXPECT_EQ(Rows(*db_, "SELECT key, value_type, display_value FROM args WHERE arg_set_id = 1 "
-                       "ORDER BY id"),
+  EXPECT_EQ(Rows(*db_,
+                 "SELECT key, value_type, display_value FROM args WHERE arg_set_id = 1 "
+                 "ORDER BY id"),
             (std::vector<Strings>{{"frame_id", "int", "42"},
                                   {"layer", "string", "app#0"},
                                   {"ratio", "real", "0.5"},
@@ -281,7 +300,8 @@ TEST_F(TraceDatabaseTest, SyntaxErrorIsInvalidArgumentWithSqliteMessage) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("near \"SELEC\": syntax error"));
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("statement 2, line 2: SELEC * FROM slice"));
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr("statement 2, line 2: SELEC * FROM slice"));
 
   auto missing = db_->Execute("SELECT * FROM no_such_table");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument);
@@ -315,8 +335,8 @@ TEST_F(TraceDatabaseTest, ByteLimitTruncates) {
 TEST_F(TraceDatabaseTest, LimitsApplyOnlyToTheLastStatement) {
   QueryOptions options;
   options.max_rows = 1;
-  auto r = db_->Execute("CREATE TEMP TABLE t AS SELECT id FROM slice; SELECT count(*) FROM t",
-                        options);
+  auto r =
+      db_->Execute("CREATE TEMP TABLE t AS SELECT id FROM slice; SELECT count(*) FROM t", options);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rows[0][0].int_value, 6);
   EXPECT_FALSE(r->truncated);
@@ -405,9 +425,8 @@ TEST_F(TraceDatabaseTest, WritesToTraceTablesArePermissionDenied) {
 }
 
 TEST_F(TraceDatabaseTest, AttachPragmaAndExtensionsAreDenied) {
-  for (const char* sql :
-       {"ATTACH DATABASE ':memory:' AS other", "PRAGMA writable_schema = 1",
-        "PRAGMA query_only = 0", "SELECT load_extension('/tmp/x.so')"}) {
+  for (const char* sql : {"ATTACH DATABASE ':memory:' AS other", "PRAGMA writable_schema = 1",
+                          "PRAGMA query_only = 0", "SELECT load_extension('/tmp/x.so')"}) {
     auto r = db_->Execute(sql);
     EXPECT_EQ(r.status().code(), absl::StatusCode::kPermissionDenied) << sql << ": " << r.status();
   }
@@ -486,8 +505,9 @@ class ModuleTest : public TraceDatabaseTest {
 };
 
 TEST_F(ModuleTest, IncludeRunsModulesAndTheirIncludes) {
-  EXPECT_EQ(Rows(*db_, "INCLUDE PERFETTO MODULE tw_test.derived; SELECT * FROM tw_test_frame_stats"),
-            (std::vector<Strings>{{"1", "100"}}));
+  EXPECT_EQ(
+      Rows(*db_, "INCLUDE PERFETTO MODULE tw_test.derived; SELECT * FROM tw_test_frame_stats"),
+      (std::vector<Strings>{{"1", "100"}}));
   EXPECT_EQ(Scalar(*db_, "SELECT tw_test_count()"), "1");
   EXPECT_EQ(Scalar(*db_, "SELECT tw_test_double!(21)"), "42");
   // Including again is a no-op (the module's CREATEs would fail if re-run).
@@ -505,15 +525,16 @@ TEST_F(ModuleTest, ModuleObjectsAreReadOnly) {
   ASSERT_TRUE(db_->Execute("INCLUDE PERFETTO MODULE tw_test.derived").ok());
   for (const char* sql : {"DELETE FROM tw_test_frames", "DROP TABLE tw_test_frames",
                           "INSERT INTO tw_test_frames VALUES (1, 2)",
-                          "DROP VIEW tw_test_frame_stats",
-                          "CREATE TEMP TABLE tw_test_frames(x)"}) {
+                          "DROP VIEW tw_test_frame_stats", "CREATE TEMP TABLE tw_test_frames(x)"}) {
     EXPECT_EQ(db_->Execute(sql).status().code(), absl::StatusCode::kPermissionDenied) << sql;
   }
-  auto redefine = db_->Execute("CREATE OR REPLACE PERFETTO FUNCTION tw_test_count() RETURNS LONG "
-                               "AS SELECT 0");
+  auto redefine = db_->Execute(
+      "CREATE OR REPLACE PERFETTO FUNCTION tw_test_count() RETURNS LONG "
+      "AS SELECT 0");
   EXPECT_EQ(redefine.status().code(), absl::StatusCode::kPermissionDenied) << redefine.status();
-  auto macro = db_->Execute("CREATE OR REPLACE PERFETTO MACRO tw_test_double(x Expr) RETURNS Expr "
-                            "AS $x");
+  auto macro = db_->Execute(
+      "CREATE OR REPLACE PERFETTO MACRO tw_test_double(x Expr) RETURNS Expr "
+      "AS $x");
   EXPECT_EQ(macro.status().code(), absl::StatusCode::kPermissionDenied) << macro.status();
 }
 
@@ -554,9 +575,9 @@ TEST(TraceDatabaseScaleTest, JoinsOverLargeTablesUseIndexes) {
   const StringId name = s.Intern("work");
   for (uint32_t i = 0; i < kSlices; ++i) {
     const bool child = i % 2 == 1;
-    const uint32_t id = s.slice.Insert(int64_t{i} * 10, child ? 3 : 8, (i / 2) % kThreads,
-                                       kNullStringId, name, child ? 1 : 0,
-                                       child ? std::optional<uint32_t>(i - 1) : std::nullopt);
+    const uint32_t id =
+        s.slice.Insert(int64_t{i} * 10, child ? 3 : 8, (i / 2) % kThreads, kNullStringId, name,
+                       child ? 1 : 0, child ? std::optional<uint32_t>(i - 1) : std::nullopt);
     if (!child) {
       s.slice.arg_set_id.Set(id, i / 2);
       testing::AddIntArg(s, i / 2, "seq", i);

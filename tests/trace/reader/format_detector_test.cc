@@ -137,8 +137,13 @@ TEST(DetectTraceFormat, MalformedProtoIsNotProto) {
   EXPECT_EQ(DetectTraceFormat(std::string("\x0a\x02\x12\x05xxxxxx", 10)), TraceFormat::kUnknown);
   // First field is not packet = 1.
   EXPECT_EQ(DetectTraceFormat(std::string("\x08\x01\x0a\x00", 4)), TraceFormat::kUnknown);
-  // Second top-level field has field number 0.
-  EXPECT_EQ(DetectTraceFormat(std::string("\x0a\x02\x08\x01\x02\x00", 6)), TraceFormat::kUnknown);
+}
+
+TEST(DetectTraceFormat, DamageAfterAGoodPacketIsStillProto) {
+  // One well-formed packet, then a field with number 0: the importer keeps the first packet
+  // and reports the damage, so detection must not reject the file.
+  EXPECT_EQ(DetectTraceFormat(std::string("\x0a\x02\x08\x01\x02\x00", 6)),
+            TraceFormat::kPerfettoProto);
 }
 
 TEST(TraceFormatName, AllFormatsHaveStableNames) {

@@ -247,6 +247,17 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
       ctx_->Push(queue, e);
       return;
     }
+    case event_f::kSysEnter:
+    case event_f::kSysExit: {
+      Event e = base_event(event_id == event_f::kSysEnter ? EventType::kSysEnter
+                                                          : EventType::kSysExit);
+      e.syscall = SyscallData{-1};
+      while (pd.Next(&p)) {
+        if (p.id == 1) e.syscall.number = p.as_int64();  // `id` in both events
+      }
+      ctx_->Push(queue, e);
+      return;
+    }
     case event_f::kPrint:
       while (pd.Next(&p)) {
         if (p.id == pf::print_ftrace_event::kBuf) PushAtrace(ts, b.cpu, pid, p.as_string());

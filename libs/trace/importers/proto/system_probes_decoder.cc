@@ -1,9 +1,88 @@
 #include "libs/trace/importers/proto/system_probes_decoder.h"
 
+#include "libs/trace/importers/proto/perfetto_fields.h"
+
 namespace tw {
 
-SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx) : ctx_(ctx) {}
+namespace tp = pf::trace_packet;
 
-bool SystemProbesDecoder::Decode(const PacketContext&, const proto::Field&) { return false; }
+SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
+    : ctx_(ctx),
+      process_stats_(ctx),
+      sys_stats_(ctx),
+      system_info_(ctx),
+      cpu_info_(ctx),
+      trace_config_(ctx),
+      trace_stats_(ctx, &sequence_loss_),
+      ftrace_stats_(ctx),
+      session_(ctx),
+      chrome_(ctx),
+      android_(ctx) {}
+
+bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
+  // Every kind handled here is a nested message; anything else is malformed for its field.
+  const bool message = field.type == proto::kLengthDelimited;
+  switch (field.id) {
+    case tp::kProcessStats:
+      if (message) process_stats_.Decode(packet, field);
+      return true;
+    case tp::kSysStats:
+      if (message) sys_stats_.Decode(packet, field);
+      return true;
+    case tp::kSystemInfo:
+      if (message) sys_stats_.set_page_size(system_info_.Decode(field));
+      return true;
+    case tp::kCpuInfo:
+      if (message) cpu_info_.Decode(field);
+      return true;
+    case tp::kTraceConfig:
+      if (message) trace_config_.Decode(field, &uuid_found_);
+      return true;
+    case tp::kTraceAttributes:
+      if (message) trace_config_.DecodeTraceAttributes(field);
+      return true;
+    case tp::kTraceStats:
+      if (message) trace_stats_.Decode(field);
+      return true;
+    case tp::kFtraceStats:
+      if (message) ftrace_stats_.Decode(packet, field);
+      return true;
+    case tp::kTraceUuid:
+      if (message) session_.DecodeTraceUuid(field, &uuid_found_);
+      return true;
+    case tp::kServiceEvent:
+      if (message) session_.DecodeServiceEvent(packet, field);
+      return true;
+    case tp::kTrigger:
+    case tp::kCloneSnapshotTrigger:
+      if (message) session_.DecodeTrigger(packet, field, field.id == tp::kCloneSnapshotTrigger);
+      return true;
+    case tp::kUiState:
+      if (message) session_.DecodeUiState(field);
+      return true;
+    case tp::kChromeMetadata:
+      if (message) chrome_.DecodeChromeMetadata(field);
+      return true;
+    case tp::kChromeBenchmarkMetadata:
+      if (message) chrome_.DecodeBenchmarkMetadata(field);
+      return true;
+    case tp::kChromeTrigger:
+      if (message) chrome_.DecodeChromeTrigger(field);
+      return true;
+    case tp::kAndroidLog:
+      if (message) android_.DecodeAndroidLog(packet, field);
+      return true;
+    case tp::kInitialDisplayState:
+      if (message) android_.DecodeInitialDisplayState(packet, field);
+      return true;
+    case tp::kPackagesList:
+      if (message) android_.DecodePackagesList(field);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void SystemProbesDecoder::Finish() { trace_config_.Finish(trace_stats_.bytes_overwritten()); }
 
 }  // namespace tw

@@ -2,9 +2,25 @@
 // Decodes the packets of system probes and trace bookkeeping: process_stats and sys_stats
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, android logs,
-// initial display state. Timed data becomes events; descriptive data becomes metadata/stats.
+// initial display state, packages list, Chrome metadata. Timed data becomes events; descriptive
+// data becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine,
+// package_list). Each packet kind has its own decoder; this class routes to them and holds the
+// state they share.
 
+#include <cstdint>
+
+#include "libs/trace/importers/proto/android_probes_decoder.h"
+#include "libs/trace/importers/proto/chrome_metadata_decoder.h"
+#include "libs/trace/importers/proto/cpu_info_decoder.h"
+#include "libs/trace/importers/proto/ftrace_stats_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/process_stats_decoder.h"
+#include "libs/trace/importers/proto/sequence_loss_tracker.h"
+#include "libs/trace/importers/proto/session_metadata_decoder.h"
+#include "libs/trace/importers/proto/sys_stats_decoder.h"
+#include "libs/trace/importers/proto/system_info_decoder.h"
+#include "libs/trace/importers/proto/trace_config_decoder.h"
+#include "libs/trace/importers/proto/trace_stats_decoder.h"
 
 namespace tw {
 
@@ -16,8 +32,30 @@ class SystemProbesDecoder {
   // if this decoder does not handle that field.
   bool Decode(const PacketContext& packet, const proto::Field& field);
 
+  // The importer reports every packet's sequence bookkeeping here (see SequenceLossTracker),
+  // so trace_stats can attribute packet loss to buffers.
+  SequenceLossTracker& sequence_loss() { return sequence_loss_; }
+
+  // Lets cpu_info attach its args (ARM identifier, cpu_features.*) to cpu rows.
+  void set_arg_set_sink(ArgSetSink sink) { cpu_info_.set_arg_set_sink(std::move(sink)); }
+
+  // After the last packet: stats that depend on several packets (long-trace-mode data loss).
+  void Finish();
+
  private:
   ImportContext* ctx_;
+  SequenceLossTracker sequence_loss_;
+  ProcessStatsDecoder process_stats_;
+  SysStatsDecoder sys_stats_;
+  SystemInfoDecoder system_info_;
+  CpuInfoDecoder cpu_info_;
+  TraceConfigDecoder trace_config_;
+  TraceStatsDecoder trace_stats_;
+  FtraceStatsDecoder ftrace_stats_;
+  SessionMetadataDecoder session_;
+  ChromeMetadataDecoder chrome_;
+  AndroidProbesDecoder android_;
+  bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
 
 }  // namespace tw

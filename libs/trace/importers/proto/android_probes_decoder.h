@@ -1,0 +1,32 @@
+#pragma once
+// Android probe packets: android_log (logcat lines → AndroidLogData events at their own
+// REALTIME timestamps, plus the android_log_num_* stats), initial_display_state (the
+// ScreenState counter's first value) and packages_list (the package_list table, first entry per
+// package name wins).
+
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "libs/trace/importers/proto/counter_emitter.h"
+#include "libs/trace/importers/proto/import_context.h"
+
+namespace tw {
+
+class AndroidProbesDecoder {
+ public:
+  explicit AndroidProbesDecoder(ImportContext* ctx) : ctx_(ctx), counters_(ctx) {}
+
+  void DecodeAndroidLog(const PacketContext& packet, const proto::Field& field);
+  void DecodeInitialDisplayState(const PacketContext& packet, const proto::Field& field);
+  void DecodePackagesList(const proto::Field& field);
+
+ private:
+  void DecodeLogEvent(const PacketContext& packet, const proto::Field& field);
+  void DecodeLogStats(const proto::Field& field);
+
+  ImportContext* ctx_;
+  CounterEmitter counters_;
+  absl::flat_hash_set<std::string> packages_;
+};
+
+}  // namespace tw

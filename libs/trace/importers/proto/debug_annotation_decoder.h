@@ -1,0 +1,68 @@
+#pragma once
+// Flattens TrackEvent debug annotations into args, named the way trace_processor names them so
+// queries written for Perfetto find them: "debug.<name>", nested dictionaries add ".<key>",
+// arrays add "[i]" to the key only (the flat_key keeps the array's name, e.g. key
+// "debug.list[2]" has flat_key "debug.list"). Names are sanitised ('.', '[' and ']' become
+// '_') so they cannot forge nesting.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/trace/events/events.h"
+#include "libs/trace/importers/proto/proto_decoder.h"
+#include "libs/trace/importers/proto/sequence_state.h"
+#include "libs/trace/storage/trace_storage.h"
+
+namespace tw {
+
+class DebugAnnotationDecoder {
+ public:
+  // `seq` resolves interned names and string values. `out` receives the args; one decoder
+  // instance serves one event (array indices continue across its annotations, as in
+  // trace_processor's per-event args inserter).
+  DebugAnnotationDecoder(TraceStorage* storage, const SequenceState* seq, std::vector<Arg>* out);
+
+  // Decodes one TrackEvent.debug_annotations entry. Returns false when it is malformed (no
+  // name, unknown interned id, too deep); args decoded before the problem are kept.
+  bool Decode(const proto::Field& annotation);
+
+  // The string_value of the first annotation decoded (used by legacy metadata events).
+  StringId first_string_value() const { return first_string_value_; }
+
+ private:
+  struct Result {
+    bool ok = true;
+    bool added = false;  // whether an arg (or a dictionary) was produced
+  };
+  // An annotation with its own name: enters "<name>" then decodes its value.
+  Result DecodeNamed(const proto::Field& annotation, int depth);
+  Result DecodeValue(const proto::Field& annotation, int depth);
+  Result DecodeNested(const proto::Field& nested_value, int depth);
+
+  void EnterDict(std::string_view name);
+  void EnterArray(size_t index);
+  struct Mark {
+    size_t key_size;
+    size_t flat_key_size;
+  };
+  Mark Save() const { return {key_.size(), flat_key_.size()}; }
+  void Restore(Mark m) {
+    key_.resize(m.key_size);
+    flat_key_.resize(m.flat_key_size);
+  }
+  void Emit(ArgValue value);
+  bool ResolveName(const proto::Field& annotation, std::string* name) const;
+
+  TraceStorage* storage_;
+  const SequenceState* seq_;
+  std::vector<Arg>* out_;
+  std::string key_;
+  std::string flat_key_;
+  absl::flat_hash_map<std::string, size_t> next_array_index_;
+  StringId first_string_value_ = kNullStringId;
+  bool first_done_ = false;
+};
+
+}  // namespace tw

@@ -1,0 +1,33 @@
+#pragma once
+// ftrace_stats packets (the kernel ring buffer's counters at the start and end of a trace, and
+// ftrace/atrace setup errors) become trace_processor's stats: ftrace_cpu_*_begin / _end / _delta
+// indexed by cpu, ftrace_kprobe_*, ftrace_setup_errors.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "libs/trace/importers/proto/import_context.h"
+
+namespace tw {
+
+class FtraceStatsDecoder {
+ public:
+  explicit FtraceStatsDecoder(ImportContext* ctx) : ctx_(ctx) {}
+
+  void Decode(const PacketContext& packet, const proto::Field& field);
+
+ private:
+  void DecodeCpuStats(const proto::Field& f, bool is_end);
+  void RecordSetupErrors(uint32_t sequence_id, const std::vector<std::string>& errors);
+
+  ImportContext* ctx_;
+  // Start-of-trace values, to compute the _delta stats at the end.
+  std::map<std::pair<std::string, int64_t>, int64_t> begin_;
+  std::optional<int64_t> kprobe_hits_begin_, kprobe_misses_begin_;
+  // Setup errors are reported once per writer sequence.
+  std::set<uint32_t> sequences_with_errors_;
+};
+
+}  // namespace tw

@@ -1,0 +1,111 @@
+#include "libs/trace/importers/proto/session_metadata_decoder.h"
+
+#include <string>
+
+#include "libs/trace/importers/proto/base64.h"
+#include "libs/trace/importers/proto/perfetto_fields.h"
+#include "libs/trace/importers/proto/trace_uuid.h"
+
+namespace tw {
+
+void SessionMetadataDecoder::DecodeServiceEvent(const PacketContext& packet,
+                                                const proto::Field& field) {
+  namespace se = pf::tracing_service_event;
+  TraceStorage& s = *ctx_->storage;
+  // The service stamps its events with BOOTTIME whatever the trace clock is. A packet without
+  // an explicit clock was read as trace-clock time, so its value is the raw BOOTTIME one: convert
+  // it (keeping it as is when no snapshot links the clocks).
+  int64_t ts = packet.ts;
+  if (packet.timestamp_clock_id == 0) {
+    if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, packet.ts)) ts = *t;
+  }
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    switch (f.id) {
+      case se::kTracingStarted:
+        if (f.as_bool()) s.SetMetadata("tracing_started_ns", ts);
+        break;
+      case se::kTracingDisabled:
+        if (f.as_bool()) s.SetMetadata("tracing_disabled_ns", ts);
+        break;
+      case se::kAllDataSourcesStarted:
+        if (f.as_bool()) s.SetMetadata("all_data_source_started_ns", ts);
+        break;
+      case se::kAllDataSourcesFlushed:
+        // One row per flush: a trace can be flushed several times.
+        if (f.as_bool()) s.AppendMetadata("all_data_source_flushed_ns", ts);
+        break;
+      case se::kSlowStartingDataSources: {
+        proto::Decoder sd(f);
+        proto::Field ds;
+        while (sd.Next(&ds)) {
+          if (ds.id != pf::tracing_service_event_data_sources::kDataSource) continue;
+          std::string producer, name;
+          proto::Decoder dd(ds);
+          proto::Field x;
+          while (dd.Next(&x)) {
+            namespace dsf = pf::tracing_service_event_data_sources_data_source;
+            if (x.id == dsf::kProducerName) producer = std::string(x.as_string());
+            if (x.id == dsf::kDataSourceName) name = std::string(x.as_string());
+          }
+          s.AppendMetadata("slow_start_data_source", std::string_view(producer + " " + name));
+        }
+        break;
+      }
+      case se::kCloneStarted:
+        s.SetStat("traced_clone_started_timestamp_ns", ts);
+        break;
+      case se::kBufferCloned:
+        s.SetIndexedStat("traced_buf_clone_done_timestamp_ns", f.as_int64(), ts);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void SessionMetadataDecoder::DecodeTraceUuid(const proto::Field& field, bool* uuid_found) {
+  int64_t msb = 0, lsb = 0;
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == pf::trace_uuid::kMsb) msb = f.as_int64();
+    if (f.id == pf::trace_uuid::kLsb) lsb = f.as_int64();
+  }
+  if (msb == 0 && lsb == 0) return;
+  ctx_->storage->SetMetadata("trace_uuid", std::string_view(FormatTraceUuid(msb, lsb)));
+  *uuid_found = true;
+}
+
+void SessionMetadataDecoder::DecodeTrigger(const PacketContext& packet, const proto::Field& field,
+                                           bool clone) {
+  std::string name;
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == pf::trigger::kTriggerName) name = std::string(f.as_string());
+  }
+  // trace_processor also records each trigger as a zero-duration slice on the global
+  // "Trace Triggers" track (args producer_name, trusted_producer_uid); that needs a slice event
+  // kind the event stream does not have yet.
+  const int64_t ts = packet.ts;
+  bool take;
+  if (!trace_trigger_) {
+    take = true;
+  } else if (clone != trace_trigger_->clone) {
+    take = clone;  // a clone-snapshot trigger always beats a plain one
+  } else {
+    take = ts < trace_trigger_->ts;  // events are seen in file order; the sorter's order is by ts
+  }
+  if (!take) return;
+  trace_trigger_ = Chosen{ts, clone};
+  ctx_->storage->SetMetadata("trace_trigger", std::string_view(name));
+  if (clone) ctx_->storage->SetStat("traced_clone_trigger_timestamp_ns", ts);
+}
+
+void SessionMetadataDecoder::DecodeUiState(const proto::Field& field) {
+  ctx_->storage->SetMetadata("ui_state", std::string_view(Base64Encode(field.as_string())));
+}
+
+}  // namespace tw

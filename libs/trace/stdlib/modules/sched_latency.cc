@@ -1,0 +1,36 @@
+// sched.latency: how long each running interval waited as runnable before it (scheduling latency).
+#include "libs/trace/stdlib/stdlib.h"
+
+namespace tw::stdlib_modules {
+extern const SqlModule kSchedLatency;
+const SqlModule kSchedLatency = {"sched.latency", R"sql(
+INCLUDE PERFETTO MODULE sched.runnable;
+
+-- The thread_state row matching each sched row (same thread, start and duration).
+CREATE PERFETTO VIEW _sched_with_thread_state_join(
+  thread_state_id JOINID(thread_state.id), sched_id JOINID(sched.id)
+) AS
+SELECT st.id AS thread_state_id, sc.id AS sched_id
+FROM sched AS sc
+JOIN thread_state AS st ON st.utid = sc.utid AND st.ts = sc.ts AND st.dur = sc.dur;
+
+-- For each running interval: its thread_state and sched rows, the thread, the runnable state
+-- just before it and that state's duration (the scheduling latency).
+CREATE PERFETTO TABLE sched_latency_for_running_interval(
+  thread_state_id JOINID(thread_state.id),
+  sched_id JOINID(sched.id),
+  utid JOINID(thread.id),
+  runnable_latency_id JOINID(thread_state.id),
+  latency_dur LONG
+) AS
+SELECT
+  r.id AS thread_state_id,
+  j.sched_id,
+  w.utid,
+  r.prev_runnable_id AS runnable_latency_id,
+  w.dur AS latency_dur
+FROM sched_previous_runnable_on_thread AS r
+JOIN thread_state AS w ON w.id = r.prev_runnable_id
+JOIN _sched_with_thread_state_join AS j ON j.thread_state_id = r.id;
+)sql"};
+}  // namespace tw::stdlib_modules

@@ -1,0 +1,96 @@
+// sched.thread_level_parallelism, sched.states, sched.runnable and sched.latency.
+
+#include <gtest/gtest.h>
+
+#include "tests/trace/stdlib/stdlib_test_util.h"
+
+namespace tw::stdlib_testing {
+namespace {
+
+// utid 0: swapper (idle); 1, 2, 3: ordinary threads.
+//   sched:  0 [0,150) cpu1 utid3; 1 [20,100) cpu0 utid1; 2 [100,220) cpu0 swapper;
+//           3 [150,300) cpu1 utid2; 4 [220,260) cpu0 utid1
+//   states: utid1: 0 R [0,20) woken by 2; 1 Running [20,100); 2 S [100,200); 3 R+ [200,220);
+//                  4 Running [220,260); 5 R from 260, unfinished
+//           utid2: 6 D [0,50); 7 R [50,150) woken by 1 from an interrupt; 8 Running [150,300)
+std::unique_ptr<TraceDatabase> OpenSchedTrace(TraceBuilder& b) {
+  const uint32_t swapper = b.Thread(0, "swapper");
+  b.s.thread.is_idle.Set(swapper, 1);
+  const uint32_t t1 = b.Thread(11, "t1");
+  const uint32_t t2 = b.Thread(12, "t2");
+  const uint32_t t3 = b.Thread(13, "t3");
+  const StringId s = b.s.Intern("S");
+  b.s.sched_slice.Insert(0, 150, t3, s, 120, 1);
+  b.s.sched_slice.Insert(20, 80, t1, s, 120, 0);
+  b.s.sched_slice.Insert(100, 120, swapper, b.s.Intern("R"), 120, 0);
+  b.s.sched_slice.Insert(150, 150, t2, s, 120, 1);
+  b.s.sched_slice.Insert(220, 40, t1, s, 120, 0);
+  b.State(t1, 0, 20, "R", t2);
+  b.State(t1, 20, 80, "Running");
+  b.State(t1, 100, 100, "S");
+  b.State(t1, 200, 20, "R+");
+  b.State(t1, 220, 40, "Running");
+  b.State(t1, 260, -1, "R");
+  b.State(t2, 0, 50, "D");
+  b.State(t2, 50, 100, "R", t1, int8_t{1});
+  b.State(t2, 150, 150, "Running");
+  return b.Open(0, 400);
+}
+
+TEST(SchedThreadLevelParallelism, ActiveCpuCountSkipsIdleThreads) {
+  TraceBuilder b;
+  auto db = OpenSchedTrace(b);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.thread_level_parallelism;
+                         SELECT * FROM sched_active_cpu_count)"),
+            (Table{{"0", "1"}, {"20", "2"}, {"100", "1"}, {"150", "1"}, {"220", "2"},
+                   {"260", "1"}, {"300", "0"}}));
+}
+
+TEST(SchedThreadLevelParallelism, RunnableThreadCountCountsOnlyR) {
+  TraceBuilder b;
+  auto db = OpenSchedTrace(b);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.thread_level_parallelism;
+                         SELECT ts, runnable_thread_count FROM sched_runnable_thread_count)"),
+            (Table{{"0", "1"}, {"20", "0"}, {"50", "1"}, {"150", "0"}, {"260", "1"}}));
+  EXPECT_EQ(Rows(*db, "SELECT * FROM sched_uninterruptible_sleep_thread_count"),
+            (Table{{"0", "1"}, {"50", "0"}}));
+}
+
+TEST(SchedStates, HumanReadableNames) {
+  TraceBuilder b;
+  auto db = b.Open();
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.states;
+                         SELECT sched_state_to_human_readable_string('R+'),
+                                sched_state_to_human_readable_string('D'),
+                                sched_state_to_human_readable_string('Running'),
+                                sched_state_to_human_readable_string('Q'),
+                                sched_state_to_human_readable_string(NULL))"),
+            (Table{{"Runnable (Preempted)", "Uninterruptible Sleep", "Running", "Q", "NULL"}}));
+  EXPECT_EQ(Rows(*db, R"(SELECT sched_state_io_to_human_readable_string('D', 1),
+                                sched_state_io_to_human_readable_string('S', 0),
+                                sched_state_io_to_human_readable_string('S', NULL),
+                                sched_state_io_to_human_readable_string(NULL, NULL))"),
+            (Table{{"Uninterruptible Sleep (IO)", "Sleeping (non-IO)", "Sleeping", ""}}));
+}
+
+TEST(SchedRunnable, PreviousRunnableOnThread) {
+  TraceBuilder b;
+  auto db = OpenSchedTrace(b);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.runnable;
+                         SELECT id, prev_runnable_id, prev_wakeup_runnable_id
+                         FROM sched_previous_runnable_on_thread)"),
+            (Table{{"1", "0", "0"}, {"4", "3", "0"}, {"8", "7", "NULL"}}));
+}
+
+TEST(SchedLatency, RunnableTimeBeforeEachRunningInterval) {
+  TraceBuilder b;
+  auto db = OpenSchedTrace(b);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.latency;
+                         SELECT thread_state_id, sched_id, utid, runnable_latency_id, latency_dur
+                         FROM sched_latency_for_running_interval ORDER BY thread_state_id)"),
+            (Table{{"1", "1", "1", "0", "20"}, {"4", "4", "1", "3", "20"},
+                   {"8", "3", "2", "7", "100"}}));
+}
+
+}  // namespace
+}  // namespace tw::stdlib_testing

@@ -1,0 +1,714 @@
+#include "tools/synth/sched_trace_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <queue>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "libs/trace/importers/proto/perfetto_fields.h"
+#include "libs/trace/importers/proto/proto_writer.h"
+
+namespace tw::synth {
+namespace {
+
+using proto::Writer;
+
+// splitmix64: our own generator and distributions, so a seed gives the same trace everywhere
+// (std:: distributions are implementation-defined).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  uint32_t Below(uint32_t n) { return static_cast<uint32_t>(Uniform() * n); }
+  bool Chance(double p) { return Uniform() < p; }
+  double Exponential(double mean) { return -std::log(1.0 - Uniform()) * mean; }
+
+ private:
+  uint64_t s_;
+};
+
+// ---- the system being simulated: processes, threads, their names ----
+
+constexpr const char* kProcessNames[] = {
+    "system_server", "/system/bin/surfaceflinger", "com.android.systemui",
+    "com.google.android.apps.nexuslauncher", "com.android.chrome",
+    "com.google.android.gms.persistent", "/system/bin/audioserver", "com.example.benchmark",
+    "com.google.android.youtube", "/system/bin/logd", "com.android.phone",
+    "/system/bin/cameraserver", "com.google.android.apps.maps",
+    "/vendor/bin/hw/android.hardware.graphics.composer@2.4-service", "com.android.bluetooth",
+    "/apex/com.android.art/bin/dex2oat64"};
+constexpr const char* kThreadNames[] = {
+    "RenderThread",    "HeapTaskDaemon", "binder:%d_1",     "binder:%d_2",  "Jit thread pool",
+    "FinalizerDaemon", "ReferenceQueueD", "hwuiTask0",      "hwuiTask1",    "AsyncTask #1",
+    "Signal Catcher",  "binder:%d_3",     "OkHttp Dispatch", "mali-cmar-backe"};
+constexpr const char* kSliceNames[] = {
+    "Choreographer#doFrame", "traversal", "measure", "layout", "draw", "RV Scroll",
+    "inflate", "binder transaction", "dequeueBuffer", "queueBuffer", "Lock contention",
+    "DrawFrame"};
+constexpr size_t kMaxComm = 15;  // TASK_COMM_LEN - 1
+
+// The kernel's comm of a process's main thread: the executable's basename, or for Android apps
+// (a package name) its last 15 characters.
+std::string MainComm(const std::string& cmdline) {
+  std::string base = cmdline.substr(cmdline.rfind('/') + 1);
+  if (cmdline[0] == '/') return base.substr(0, kMaxComm);
+  return base.size() > kMaxComm ? base.substr(base.size() - kMaxComm) : base;
+}
+
+struct SimThread {
+  int32_t tid = 0;
+  int32_t tgid = 0;
+  uint32_t comm = 0;        // index into comms
+  int32_t prio = 120;
+  double mean_sleep_ns = 0;
+  int32_t last_cpu = -1;
+};
+
+struct SimProcess {
+  int32_t pid = 0;
+  int32_t uid = 0;
+  std::string cmdline;
+};
+
+// Per-thread sleep is base * weight: a few threads are busy, most wake rarely. Solve for the base
+// that makes the offered load (sum of run fractions) equal `load` CPUs.
+double SolveBaseSleep(const std::vector<double>& weights, double slice, double load_cpus) {
+  auto offered = [&](double base) {
+    double sum = 0;
+    for (double w : weights) sum += slice / (slice + base * w);
+    return sum;
+  };
+  if (offered(0) <= load_cpus) return 0;
+  double lo = 0, hi = slice;
+  while (offered(hi) > load_cpus) hi *= 2;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (lo + hi) / 2;
+    (offered(mid) > load_cpus ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+// ---- the output file: a Trace is `repeated TracePacket packet = 1`, so packets just append ----
+
+class TraceFile {
+ public:
+  ~TraceFile() {
+    if (f_) std::fclose(f_);
+  }
+  absl::Status Open(const std::string& path) {
+    f_ = std::fopen(path.c_str(), "wb");
+    if (!f_) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot create ", path, ": ", std::strerror(errno)));
+    }
+    std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+    path_ = path;
+    return absl::OkStatus();
+  }
+  void Write(const Writer& packet) {
+    head_.Clear();
+    head_.RawVarint((uint64_t{pf::trace::kPacket} << 3) | 2);
+    head_.RawVarint(packet.size());
+    std::fwrite(head_.data().data(), 1, head_.size(), f_);
+    std::fwrite(packet.data().data(), 1, packet.size(), f_);
+    bytes_ += static_cast<int64_t>(head_.size() + packet.size());
+    ++packets_;
+  }
+  absl::Status Close() {
+    const bool failed = std::ferror(f_) != 0;
+    const bool close_failed = std::fclose(f_) != 0;
+    f_ = nullptr;
+    if (failed || close_failed) return absl::DataLossError(absl::StrCat("cannot write ", path_));
+    return absl::OkStatus();
+  }
+  int64_t bytes() const { return bytes_; }
+  int64_t packets() const { return packets_; }
+
+ private:
+  FILE* f_ = nullptr;
+  std::string path_;
+  Writer head_;
+  int64_t bytes_ = 0;
+  int64_t packets_ = 0;
+};
+
+// ---- per-cpu bundle encoding ----
+
+// What one CPU has written since its last bundle: plain FtraceEvents already serialised, or
+// compact_sched columns (which interleave into one bundle with any other plain events).
+struct CpuBundle {
+  Writer events;  // repeated FtraceEvent (field 2) of FtraceEventBundle
+  uint32_t count = 0;
+  std::vector<uint64_t> sw_ts, sw_state, sw_pid, sw_prio, sw_comm;
+  std::vector<uint64_t> wk_ts, wk_pid, wk_cpu, wk_prio, wk_comm, wk_flags;
+  int64_t last_sw_ts = 0, last_wk_ts = 0;
+  std::vector<uint32_t> intern_index;  // comm -> 1 + index in this bundle's table; 0 absent
+  std::vector<uint32_t> interned;      // comms in table order
+
+  uint32_t Intern(uint32_t comm) {
+    if (comm >= intern_index.size()) intern_index.resize(comm + 1, 0);
+    if (!intern_index[comm]) {
+      interned.push_back(comm);
+      intern_index[comm] = static_cast<uint32_t>(interned.size());
+    }
+    return intern_index[comm] - 1;
+  }
+  void Reset() {
+    events.Clear();
+    count = 0;
+    for (auto* v : {&sw_ts, &sw_state, &sw_pid, &sw_prio, &sw_comm, &wk_ts, &wk_pid, &wk_cpu,
+                    &wk_prio, &wk_comm, &wk_flags}) {
+      v->clear();
+    }
+    for (uint32_t c : interned) intern_index[c] = 0;
+    interned.clear();
+  }
+};
+
+// The kernel's common_flags bits that matter to thread_state.irq_context.
+constexpr uint32_t kFlagIrqsOff = 0x01;
+constexpr uint32_t kFlagHardirq = 0x08;
+
+class Generator {
+ public:
+  Generator(const SchedTraceOptions& o, TraceFile* file, SchedTraceSummary* summary)
+      : o_(o), file_(file), sum_(summary), rng_(o.seed), cpus_(o.cpus), bundles_(o.cpus) {
+    preempt_bit_ = PreemptBit(o.kernel_release);
+    sum_->switches_per_cpu.assign(o.cpus, 0);
+  }
+
+  void Run() {
+    BuildSystem();
+    WriteHeaderPackets();
+    StartState();
+    const int64_t end = o_.start_ns + o_.duration_ns;
+    while (!pending_.empty() && pending_.top().t < end) {
+      const Pending p = pending_.top();
+      pending_.pop();
+      switch (p.kind) {
+        case Kind::kSliceEnd: if (p.gen == cpus_[p.id].gen) SliceEnd(p.id, p.t); break;
+        case Kind::kWake: Wake(p.id, p.t); break;
+        case Kind::kIdlePick: IdlePick(p.id, p.t); break;
+        case Kind::kPrintBegin: if (p.gen == cpus_[p.id].gen) PrintBegin(p.id, p.t, p.arg); break;
+        case Kind::kPrintEnd: if (p.gen == cpus_[p.id].gen) PrintEnd(p.id, p.t); break;
+      }
+    }
+    // Leave no thread half-switched: close open markers and switch every CPU to idle, so every
+    // thread switched in is also switched out (only the idle slices stay open).
+    for (uint32_t c = 0; c < o_.cpus; ++c) {
+      if (cpus_[c].print_open) PrintEnd(c, end);
+      if (cpus_[c].current >= 0) SwitchTo(c, end, /*prev_state=*/1, -1);
+    }
+    for (uint32_t c = 0; c < o_.cpus; ++c) Flush(c);
+  }
+
+ private:
+  enum class Kind : uint8_t { kSliceEnd, kWake, kIdlePick, kPrintBegin, kPrintEnd };
+  struct Pending {
+    int64_t t;
+    uint64_t order;  // FIFO among equal times, so the run does not depend on heap internals
+    Kind kind;
+    uint32_t id;     // cpu, or thread for kWake
+    uint64_t gen;    // cpu generation the event belongs to (stale after the cpu switched)
+    uint32_t arg;
+    bool operator>(const Pending& b) const { return t != b.t ? t > b.t : order > b.order; }
+  };
+  struct SimCpu {
+    int32_t current = -1;  // thread index, -1 idle (the swapper)
+    std::deque<uint32_t> runqueue;
+    uint64_t gen = 0;
+    bool pick_pending = false;
+    bool print_open = false;
+  };
+
+  static uint32_t PreemptBit(const std::string& release) {
+    // TASK_REPORT_MAX moved twice; without a release, importers assume the pre-4.8 layout.
+    int major = 0, minor = 0;
+    if (std::sscanf(release.c_str(), "%d.%d", &major, &minor) == 2) {
+      if (major > 4 || (major == 4 && minor >= 14)) return 0x100;
+      if (major == 4 && minor >= 8) return 0x1000;
+    }
+    return 0x800;
+  }
+
+  void Schedule(int64_t t, Kind kind, uint32_t id, uint64_t gen = 0, uint32_t arg = 0) {
+    pending_.push(Pending{t, next_order_++, kind, id, gen, arg});
+  }
+  // Every emitted event gets a distinct, increasing timestamp: causality holds across CPUs and
+  // the sorter never has to break ties, so plain and compact import identically.
+  int64_t Stamp(int64_t t) {
+    last_ts_ = std::max(t, last_ts_ + 1);
+    if (!sum_->first_ts) sum_->first_ts = last_ts_;
+    sum_->last_ts = last_ts_;
+    return last_ts_;
+  }
+  int64_t SliceLength() {
+    const double mean = static_cast<double>(o_.mean_slice_ns);
+    return static_cast<int64_t>(std::clamp(rng_.Exponential(mean), 5'000.0, 20 * mean));
+  }
+
+  void BuildSystem() {
+    for (uint32_t p = 0; p < o_.processes; ++p) {
+      SimProcess proc;
+      proc.pid = 1000 + 100 * static_cast<int32_t>(p);
+      proc.cmdline = p < std::size(kProcessNames) ? kProcessNames[p]
+                                                  : absl::StrFormat("com.example.app%d", p);
+      proc.uid = proc.cmdline[0] == '/' || p == 0 ? 1000 : 10000 + static_cast<int32_t>(p);
+      processes_.push_back(proc);
+    }
+    // Threads per process: one main thread each, the rest skewed towards the first processes
+    // (system_server and friends have many threads), at most 99 per process.
+    std::vector<uint32_t> count(o_.processes, 1);
+    double total_weight = 0;
+    for (uint32_t p = 0; p < o_.processes; ++p) total_weight += 1.0 / (p + 1);
+    for (uint32_t i = o_.processes; i < o_.threads; ++i) {
+      double r = rng_.Uniform() * total_weight;
+      uint32_t p = 0;
+      while (p + 1 < o_.processes && r >= 1.0 / (p + 1)) r -= 1.0 / (p++ + 1);
+      while (count[p] >= 99) p = (p + 1) % o_.processes;
+      ++count[p];
+    }
+    // A few threads are busy (short sleeps), most wake rarely.
+    std::vector<double> weights;
+    for (uint32_t p = 0; p < o_.processes; ++p) {
+      const SimProcess& proc = processes_[p];
+      for (uint32_t k = 0; k < count[p]; ++k) {
+        SimThread t;
+        t.tid = proc.pid + static_cast<int32_t>(k);
+        t.tgid = proc.pid;
+        std::string name;
+        if (k == 0) {
+          name = MainComm(proc.cmdline);
+        } else if (k - 1 < std::size(kThreadNames)) {
+          name = kThreadNames[k - 1];
+          if (name.find("%d") != std::string::npos) {
+            name = absl::StrFormat("binder:%d_%d", proc.pid, name.back() - '0');
+          }
+        } else {
+          name = absl::StrFormat("Thread-%d", k);
+        }
+        t.comm = AddComm(name.substr(0, kMaxComm));
+        if (proc.cmdline == "/system/bin/surfaceflinger" && k == 0) {
+          t.prio = 98;  // SCHED_FIFO
+        } else if ((k == 0 && proc.uid >= 10000) || name == "RenderThread") {
+          t.prio = 110;  // UI threads run at nice -10
+        } else if (name == "HeapTaskDaemon") {
+          t.prio = 124;
+        }
+        const double u = rng_.Uniform();
+        weights.push_back(u < 0.1 ? 0.2 : u < 0.6 ? 1.0 : 6.0);
+        threads_.push_back(t);
+      }
+    }
+    const double base = SolveBaseSleep(weights, static_cast<double>(o_.mean_slice_ns),
+                                       o_.load * o_.cpus);
+    for (size_t i = 0; i < threads_.size(); ++i) threads_[i].mean_sleep_ns = base * weights[i];
+    for (uint32_t c = 0; c < o_.cpus; ++c) {
+      swapper_comm_.push_back(AddComm(absl::StrFormat("swapper/%d", c)));
+    }
+  }
+  uint32_t AddComm(std::string s) {
+    comms_.push_back(std::move(s));
+    return static_cast<uint32_t>(comms_.size() - 1);
+  }
+
+  void WriteHeaderPackets() {
+    namespace tp = pf::trace_packet;
+    const int64_t ts = o_.start_ns - 1000;  // just before the first ftrace event
+    {
+      namespace cs = pf::clock_snapshot;
+      namespace cc = pf::clock_snapshot_clock;
+      Writer snapshot;
+      const std::pair<uint32_t, int64_t> clocks[] = {
+          {pf::builtin_clock::kBoottime, ts},
+          {pf::builtin_clock::kMonotonic, ts - 2'000'000'000},  // 2 s spent suspended
+          {pf::builtin_clock::kRealtime, 1'700'000'000'000'000'000 + ts}};
+      for (const auto& [id, value] : clocks) {
+        Writer c;
+        c.Varint(cc::kClockId, id);
+        c.Varint(cc::kTimestamp, static_cast<uint64_t>(value));
+        snapshot.Message(cs::kClocks, c);
+      }
+      snapshot.Varint(cs::kPrimaryTraceClock, pf::builtin_clock::kBoottime);
+      Writer packet;
+      packet.Varint(tp::kTimestamp, static_cast<uint64_t>(ts));
+      packet.Message(tp::kClockSnapshot, snapshot);
+      packet.Varint(tp::kTrustedPacketSequenceId, 1);
+      file_->Write(packet);
+    }
+    if (!o_.kernel_release.empty()) {
+      Writer uts, info, packet;
+      uts.String(pf::utsname::kSysname, "Linux");
+      uts.String(pf::utsname::kRelease, o_.kernel_release);
+      uts.String(pf::utsname::kMachine, "aarch64");
+      info.Message(pf::system_info::kUtsname, uts);
+      info.Varint(pf::system_info::kNumCpus, o_.cpus);
+      packet.Message(tp::kSystemInfo, info);
+      packet.Varint(tp::kTrustedPacketSequenceId, 1);
+      file_->Write(packet);
+    }
+    {
+      namespace pt = pf::process_tree;
+      namespace pp = pf::process_tree_process;
+      namespace pth = pf::process_tree_thread;
+      Writer tree;
+      for (const SimProcess& p : processes_) {
+        Writer w;
+        w.Varint(pp::kPid, static_cast<uint64_t>(p.pid));
+        w.Varint(pp::kPpid, 1);
+        w.String(pp::kCmdline, p.cmdline);
+        w.Varint(pp::kUid, static_cast<uint64_t>(p.uid));
+        tree.Message(pt::kProcesses, w);
+      }
+      for (const SimThread& t : threads_) {
+        Writer w;
+        w.Varint(pth::kTid, static_cast<uint64_t>(t.tid));
+        w.String(pth::kName, comms_[t.comm]);
+        w.Varint(pth::kTgid, static_cast<uint64_t>(t.tgid));
+        tree.Message(pt::kThreads, w);
+      }
+      Writer packet;
+      packet.Varint(tp::kTimestamp, static_cast<uint64_t>(ts));
+      packet.Message(tp::kProcessTree, tree);
+      packet.Varint(tp::kTrustedPacketSequenceId, 1);
+      file_->Write(packet);
+    }
+  }
+
+  // Threads already running, queued or asleep when tracing starts: no events for them yet.
+  void StartState() {
+    std::vector<uint32_t> order(threads_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (uint32_t i = static_cast<uint32_t>(order.size()); i > 1; --i) {
+      std::swap(order[i - 1], order[rng_.Below(i)]);
+    }
+    size_t next = 0;
+    for (uint32_t c = 0; c < o_.cpus && next < order.size(); ++c) {
+      const uint32_t t = order[next++];
+      cpus_[c].current = static_cast<int32_t>(t);
+      threads_[t].last_cpu = static_cast<int32_t>(c);
+      Schedule(o_.start_ns + SliceLength(), Kind::kSliceEnd, c, cpus_[c].gen);
+    }
+    for (uint32_t c = 0; c < o_.cpus && next < order.size(); ++c) {
+      cpus_[c].runqueue.push_back(order[next++]);
+    }
+    for (; next < order.size(); ++next) {
+      const uint32_t t = order[next];
+      Schedule(o_.start_ns + static_cast<int64_t>(rng_.Exponential(threads_[t].mean_sleep_ns)),
+               Kind::kWake, t);
+    }
+  }
+
+  // ---- scheduling decisions ----
+
+  void SliceEnd(uint32_t c, int64_t now) {
+    SimCpu& cpu = cpus_[c];
+    const uint32_t cur = static_cast<uint32_t>(cpu.current);
+    uint32_t prev_state;
+    if (!cpu.runqueue.empty() && rng_.Chance(0.35)) {
+      // Preempted with work left: back of the queue, runnable ("R+" when a wakeup preempted).
+      prev_state = rng_.Chance(0.6) ? preempt_bit_ : 0;
+      cpu.runqueue.push_back(cur);
+    } else {
+      prev_state = rng_.Chance(0.85) ? 1 /* S */ : 2 /* D */;
+      const double sleep = std::max(2'000.0, rng_.Exponential(threads_[cur].mean_sleep_ns));
+      Schedule(now + static_cast<int64_t>(sleep), Kind::kWake, cur);
+    }
+    SwitchTo(c, now, prev_state, PickNext(c));
+  }
+
+  // The head of the cpu's runqueue, else (newidle balancing) one pulled from the longest queue.
+  int32_t PickNext(uint32_t c) {
+    SimCpu& cpu = cpus_[c];
+    uint32_t from = c;
+    if (cpu.runqueue.empty()) {
+      size_t longest = 0;
+      for (uint32_t o = 0; o < o_.cpus; ++o) {
+        if (cpus_[o].runqueue.size() > longest) {
+          longest = cpus_[o].runqueue.size();
+          from = o;
+        }
+      }
+      if (longest == 0) return -1;
+    }
+    const uint32_t t = cpus_[from].runqueue.front();
+    cpus_[from].runqueue.pop_front();
+    return static_cast<int32_t>(t);
+  }
+
+  void Wake(uint32_t t, int64_t now) {
+    // The waker is whatever runs on some cpu: usually a busy one (a thread signalling another),
+    // sometimes an idle one (an interrupt; the swapper is "running" there).
+    uint32_t waker_cpu = rng_.Below(o_.cpus);
+    if (rng_.Chance(0.75)) {
+      const uint32_t start = rng_.Below(o_.cpus);
+      for (uint32_t i = 0; i < o_.cpus; ++i) {
+        const uint32_t c = (start + i) % o_.cpus;
+        if (cpus_[c].current >= 0) {
+          waker_cpu = c;
+          break;
+        }
+      }
+    }
+    const int32_t target = SelectTargetCpu(t);
+    SimThread& th = threads_[t];
+    const int64_t ts = Stamp(now);
+    EmitWaking(waker_cpu, ts, cpus_[waker_cpu].current, th, static_cast<uint32_t>(target));
+    SimCpu& cpu = cpus_[target];
+    cpu.runqueue.push_back(t);
+    if (cpu.current < 0 && !cpu.pick_pending) {
+      cpu.pick_pending = true;
+      Schedule(ts + 3'000 + rng_.Below(27'000), Kind::kIdlePick, static_cast<uint32_t>(target));
+    }
+  }
+
+  // Like select_idle_sibling: the previous cpu if idle, else any idle cpu, else the shortest
+  // runqueue.
+  int32_t SelectTargetCpu(uint32_t t) {
+    auto idle = [&](uint32_t c) {
+      return cpus_[c].current < 0 && cpus_[c].runqueue.empty() && !cpus_[c].pick_pending;
+    };
+    const int32_t last = threads_[t].last_cpu;
+    if (last >= 0 && idle(static_cast<uint32_t>(last))) return last;
+    const uint32_t start = rng_.Below(o_.cpus);
+    int32_t best = -1;
+    for (uint32_t i = 0; i < o_.cpus; ++i) {
+      const uint32_t c = (start + i) % o_.cpus;
+      if (idle(c)) return static_cast<int32_t>(c);
+      if (best < 0 || cpus_[c].runqueue.size() < cpus_[best].runqueue.size()) {
+        best = static_cast<int32_t>(c);
+      }
+    }
+    return best;
+  }
+
+  void IdlePick(uint32_t c, int64_t now) {
+    SimCpu& cpu = cpus_[c];
+    cpu.pick_pending = false;
+    if (cpu.current >= 0 || cpu.runqueue.empty()) return;  // work was pulled elsewhere
+    const int32_t next = static_cast<int32_t>(cpu.runqueue.front());
+    cpu.runqueue.pop_front();
+    SwitchTo(c, now, /*prev_state=*/0, next);
+  }
+
+  void SwitchTo(uint32_t c, int64_t now, uint32_t prev_state, int32_t next) {
+    SimCpu& cpu = cpus_[c];
+    const int64_t ts = Stamp(now);
+    EmitSwitch(c, ts, cpu.current, prev_state, next);
+    cpu.current = next;
+    ++cpu.gen;
+    if (next < 0) return;
+    threads_[next].last_cpu = static_cast<int32_t>(c);
+    const int64_t slice = SliceLength();
+    Schedule(ts + slice, Kind::kSliceEnd, c, cpu.gen);
+    if (o_.print_rate_hz > 0 && slice >= 20'000 &&
+        rng_.Chance(std::min(1.0, o_.print_rate_hz * static_cast<double>(slice) * 1e-9))) {
+      const uint32_t name = rng_.Below(static_cast<uint32_t>(std::size(kSliceNames)));
+      Schedule(ts + slice / 10, Kind::kPrintBegin, c, cpu.gen, name);
+      Schedule(ts + slice - slice / 10, Kind::kPrintEnd, c, cpu.gen);
+    }
+  }
+
+  void PrintBegin(uint32_t c, int64_t now, uint32_t name) {
+    const SimThread& th = threads_[cpus_[c].current];
+    EmitPrint(c, Stamp(now), th.tid, absl::StrFormat("B|%d|%s\n", th.tgid, kSliceNames[name]));
+    cpus_[c].print_open = true;
+  }
+  void PrintEnd(uint32_t c, int64_t now) {
+    if (!cpus_[c].print_open) return;
+    const SimThread& th = threads_[cpus_[c].current];
+    EmitPrint(c, Stamp(now), th.tid, absl::StrFormat("E|%d\n", th.tgid));
+    cpus_[c].print_open = false;
+  }
+
+  // ---- encoding ----
+
+  int32_t Pid(int32_t thread) const { return thread < 0 ? 0 : threads_[thread].tid; }
+  int32_t Prio(int32_t thread) const { return thread < 0 ? 120 : threads_[thread].prio; }
+  uint32_t Comm(uint32_t c, int32_t thread) const {
+    return thread < 0 ? swapper_comm_[c] : threads_[thread].comm;
+  }
+
+  void EmitSwitch(uint32_t c, int64_t ts, int32_t prev, uint32_t prev_state, int32_t next) {
+    ++sum_->sched_switch;
+    ++sum_->switches_per_cpu[c];
+    CpuBundle& b = bundles_[c];
+    if (o_.encoding == SchedEncoding::kCompact) {
+      b.sw_ts.push_back(static_cast<uint64_t>(ts - b.last_sw_ts));
+      b.last_sw_ts = ts;
+      b.sw_state.push_back(prev_state);
+      b.sw_pid.push_back(static_cast<uint64_t>(Pid(next)));
+      b.sw_prio.push_back(static_cast<uint64_t>(Prio(next)));
+      b.sw_comm.push_back(b.Intern(Comm(c, next)));
+    } else {
+      namespace ss = pf::sched_switch_ftrace_event;
+      payload_.Clear();
+      payload_.String(ss::kPrevComm, comms_[Comm(c, prev)]);
+      payload_.Varint(ss::kPrevPid, static_cast<uint64_t>(Pid(prev)));
+      payload_.Varint(ss::kPrevPrio, static_cast<uint64_t>(Prio(prev)));
+      payload_.Varint(ss::kPrevState, prev_state);
+      payload_.String(ss::kNextComm, comms_[Comm(c, next)]);
+      payload_.Varint(ss::kNextPid, static_cast<uint64_t>(Pid(next)));
+      payload_.Varint(ss::kNextPrio, static_cast<uint64_t>(Prio(next)));
+      AddPlainEvent(c, ts, Pid(prev), std::nullopt, pf::ftrace_event::kSchedSwitch);
+    }
+    Counted(c);
+  }
+
+  void EmitWaking(uint32_t c, int64_t ts, int32_t waker, const SimThread& wakee,
+                  uint32_t target) {
+    ++sum_->sched_waking;
+    const uint32_t flags = waker < 0 ? (kFlagIrqsOff | kFlagHardirq) : kFlagIrqsOff;
+    CpuBundle& b = bundles_[c];
+    if (o_.encoding == SchedEncoding::kCompact) {
+      b.wk_ts.push_back(static_cast<uint64_t>(ts - b.last_wk_ts));
+      b.last_wk_ts = ts;
+      b.wk_pid.push_back(static_cast<uint64_t>(wakee.tid));
+      b.wk_cpu.push_back(target);
+      b.wk_prio.push_back(static_cast<uint64_t>(wakee.prio));
+      b.wk_comm.push_back(b.Intern(wakee.comm));
+      b.wk_flags.push_back(flags);
+    } else {
+      namespace sw = pf::sched_waking_ftrace_event;
+      payload_.Clear();
+      payload_.String(sw::kComm, comms_[wakee.comm]);
+      payload_.Varint(sw::kPid, static_cast<uint64_t>(wakee.tid));
+      payload_.Varint(sw::kPrio, static_cast<uint64_t>(wakee.prio));
+      payload_.Varint(sw::kSuccess, 1);
+      payload_.Varint(sw::kTargetCpu, target);
+      AddPlainEvent(c, ts, Pid(waker), flags, pf::ftrace_event::kSchedWaking);
+    }
+    Counted(c);
+  }
+
+  void EmitPrint(uint32_t c, int64_t ts, int32_t tid, const std::string& text) {
+    ++sum_->print;
+    payload_.Clear();
+    payload_.Varint(pf::print_ftrace_event::kIp, 0xffffffc0101a2b3cull);  // tracing_mark_write
+    payload_.String(pf::print_ftrace_event::kBuf, text);
+    AddPlainEvent(c, ts, tid, std::nullopt, pf::ftrace_event::kPrint);
+    Counted(c);
+  }
+
+  // Wraps payload_ in an FtraceEvent and appends it to the cpu's bundle.
+  void AddPlainEvent(uint32_t c, int64_t ts, int32_t pid, std::optional<uint32_t> flags,
+                     uint32_t event_field) {
+    event_.Clear();
+    event_.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
+    event_.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(pid));
+    if (flags) event_.Varint(pf::ftrace_event::kCommonFlags, *flags);
+    event_.Message(event_field, payload_);
+    bundles_[c].events.Message(pf::ftrace_event_bundle::kEvent, event_);
+  }
+
+  void Counted(uint32_t c) {
+    if (++bundles_[c].count >= o_.bundle_events) Flush(c);
+  }
+
+  void Flush(uint32_t c) {
+    namespace fb = pf::ftrace_event_bundle;
+    CpuBundle& b = bundles_[c];
+    if (b.count == 0) return;
+    // FtraceEventBundle: cpu, the plain events (already framed as field 2), compact_sched.
+    Writer head;
+    head.Varint(fb::kCpu, c);
+    std::string body = head.Take();
+    body += b.events.data();
+    if (!b.sw_ts.empty() || !b.wk_ts.empty()) {
+      namespace cs = pf::compact_sched;
+      Writer compact;
+      for (uint32_t comm : b.interned) compact.String(cs::kInternTable, comms_[comm]);
+      if (!b.sw_ts.empty()) {
+        compact.Packed(cs::kSwitchTimestamp, b.sw_ts);
+        compact.Packed(cs::kSwitchPrevState, b.sw_state);
+        compact.Packed(cs::kSwitchNextPid, b.sw_pid);
+        compact.Packed(cs::kSwitchNextPrio, b.sw_prio);
+        compact.Packed(cs::kSwitchNextCommIndex, b.sw_comm);
+      }
+      if (!b.wk_ts.empty()) {
+        compact.Packed(cs::kWakingTimestamp, b.wk_ts);
+        compact.Packed(cs::kWakingPid, b.wk_pid);
+        compact.Packed(cs::kWakingTargetCpu, b.wk_cpu);
+        compact.Packed(cs::kWakingPrio, b.wk_prio);
+        compact.Packed(cs::kWakingCommIndex, b.wk_comm);
+        compact.Packed(cs::kWakingCommonFlags, b.wk_flags);
+      }
+      Writer tail;
+      tail.Message(fb::kCompactSched, compact);
+      body += tail.data();
+    }
+    namespace tp = pf::trace_packet;
+    Writer packet;
+    packet.Bytes(tp::kFtraceEvents, body);
+    packet.Varint(tp::kTrustedPacketSequenceId, 2 + c);  // one writer per cpu, as traced_probes
+    file_->Write(packet);
+    b.Reset();
+    // compact_sched timestamps restart from absolute in every bundle.
+    b.last_sw_ts = b.last_wk_ts = 0;
+  }
+
+  const SchedTraceOptions& o_;
+  TraceFile* file_;
+  SchedTraceSummary* sum_;
+  Rng rng_;
+  uint32_t preempt_bit_ = 0x800;
+  std::vector<SimProcess> processes_;
+  std::vector<SimThread> threads_;
+  std::vector<std::string> comms_;
+  std::vector<uint32_t> swapper_comm_;  // by cpu
+  std::vector<SimCpu> cpus_;
+  std::vector<CpuBundle> bundles_;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+  uint64_t next_order_ = 0;
+  int64_t last_ts_ = 0;
+  Writer payload_, event_;
+};
+
+absl::Status Validate(const SchedTraceOptions& o) {
+  if (o.cpus < 1 || o.cpus > 1024) return absl::InvalidArgumentError("cpus must be 1..1024");
+  if (o.duration_ns <= 0) return absl::InvalidArgumentError("duration_ns must be positive");
+  if (o.processes < 1 || o.threads < o.processes || o.threads > 99ull * o.processes) {
+    return absl::InvalidArgumentError(
+        "need 1 <= processes <= threads <= 99 * processes (tids are pid + 0..98)");
+  }
+  if (o.processes > 9'000'000) return absl::InvalidArgumentError("too many processes");
+  if (o.mean_slice_ns < 10'000) return absl::InvalidArgumentError("mean_slice_ns must be >= 10us");
+  if (!(o.load > 0)) return absl::InvalidArgumentError("load must be positive");
+  if (o.bundle_events < 1) return absl::InvalidArgumentError("bundle_events must be >= 1");
+  if (o.print_rate_hz < 0) return absl::InvalidArgumentError("print_rate_hz must be >= 0");
+  if (o.start_ns < 1'000'000) return absl::InvalidArgumentError("start_ns must be >= 1 ms");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const char* SchedEncodingName(SchedEncoding e) {
+  return e == SchedEncoding::kCompact ? "compact" : "plain";
+}
+
+absl::Status WriteSyntheticSchedTrace(const SchedTraceOptions& options, const std::string& path,
+                                      SchedTraceSummary* summary) {
+  if (absl::Status s = Validate(options); !s.ok()) return s;
+  SchedTraceSummary local;
+  SchedTraceSummary* sum = summary ? summary : &local;
+  *sum = SchedTraceSummary();
+  TraceFile file;
+  if (absl::Status s = file.Open(path); !s.ok()) return s;
+  Generator(options, &file, sum).Run();
+  sum->packets = file.packets();
+  sum->bytes = file.bytes();
+  return file.Close();
+}
+
+}  // namespace tw::synth

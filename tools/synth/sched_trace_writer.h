@@ -1,0 +1,59 @@
+#pragma once
+// Writes synthetic, scheduler-heavy Perfetto traces for the import benchmark and tests: a small
+// discrete-event model of N CPUs running M threads (run slices, preemption, blocking, wakeups
+// from the running thread of some CPU, idle CPUs, load balancing), encoded the way traced_probes
+// does (per-CPU ftrace bundles, plain sched_switch/sched_waking events or compact_sched).
+//
+// The trace streams to the file bundle by bundle, so its size is not bounded by memory. The same
+// options and seed give the same scheduling whatever the encoding, so plain and compact traces
+// can be compared table by table.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace tw::synth {
+
+enum class SchedEncoding { kPlain, kCompact };
+
+struct SchedTraceOptions {
+  uint32_t cpus = 8;
+  int64_t duration_ns = 60'000'000'000;
+  uint32_t processes = 40;
+  uint32_t threads = 320;            // in total, one main thread per process included
+  int64_t mean_slice_ns = 200'000;   // mean run-slice length (exponential, clamped)
+  // Offered load as a fraction of all CPUs: sets how long threads sleep between slices. Around
+  // 1.0 the CPUs are busy, runqueues form (R/R+ states) and some CPUs still go idle now and then.
+  double load = 1.0;
+  SchedEncoding encoding = SchedEncoding::kPlain;
+  uint32_t bundle_events = 1000;     // events per ftrace bundle per cpu, as traced writes them
+  // Atrace B/E marker pairs (ftrace print) per second per busy CPU; 0 writes none.
+  double print_rate_hz = 0;
+  uint64_t seed = 1;
+  int64_t start_ns = 100'000'000'000;  // BOOTTIME of the first event (uptime ~100 s)
+  // uname release written in a system_info packet; empty writes none. It also picks the bit that
+  // marks a preempted task ("R+") in prev_state, which moved between kernel versions.
+  std::string kernel_release;
+};
+
+struct SchedTraceSummary {
+  int64_t sched_switch = 0;
+  int64_t sched_waking = 0;
+  int64_t print = 0;
+  int64_t packets = 0;
+  int64_t bytes = 0;
+  int64_t first_ts = 0;
+  int64_t last_ts = 0;
+  std::vector<int64_t> switches_per_cpu;  // cpus with a non-zero count lose one switch in compact
+  int64_t ftrace_events() const { return sched_switch + sched_waking + print; }
+};
+
+// INVALID_ARGUMENT for unusable options; an I/O error status when the file cannot be written.
+absl::Status WriteSyntheticSchedTrace(const SchedTraceOptions& options, const std::string& path,
+                                      SchedTraceSummary* summary = nullptr);
+
+const char* SchedEncodingName(SchedEncoding e);
+
+}  // namespace tw::synth
