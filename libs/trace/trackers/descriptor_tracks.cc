@@ -222,8 +222,10 @@ std::optional<uint32_t> DescriptorTracks::Intern(uint64_t uuid, Use use, StringI
     case Use::kInstant:
       return s->track ? *s->track : sets_->Instant(*s->set, cookie, s->factory);
     case Use::kCounter:
+      if (!s->resolved || !s->resolved->is_counter) return std::nullopt;
+      return s->track;
     case Use::kLegacy:
-      // Counters and legacy phases need a track of the uuid's own.
+      // Legacy phases need a track of the uuid's own.
       return s->track;
     case Use::kState:
       if (!s->resolved || !s->resolved->is_state) return std::nullopt;

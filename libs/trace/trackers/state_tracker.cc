@@ -13,7 +13,9 @@ std::optional<uint32_t> StateTracker::Update(int64_t ts, uint32_t track, StringI
     if (active.value == value) {
       // Same value again: one row, whose args accumulate.
       if (!args.empty()) {
-        MergeArgs(&active.args, args);
+        ArgSetBuilder merged(std::move(active.args));
+        merged.Merge(args);
+        active.args = std::move(merged).Take();
         if (auto set = args_->AddArgSet(active.args)) states.arg_set_id.Set(active.row, *set);
       }
       return active.row;
@@ -24,8 +26,9 @@ std::optional<uint32_t> StateTracker::Update(int64_t ts, uint32_t track, StringI
   storage_->ExtendBounds(ts);
   if (value == kNullStringId) return std::nullopt;
   const uint32_t row = states.Insert(ts, -1, track, category, value);
-  Active active{row, value, {}};
-  MergeArgs(&active.args, args);
+  ArgSetBuilder built;
+  built.Merge(args);
+  Active active{row, value, std::move(built).Take()};
   if (auto set = args_->AddArgSet(active.args)) states.arg_set_id.Set(row, *set);
   active_.emplace(track, std::move(active));
   return row;

@@ -281,30 +281,29 @@ std::vector<Arg> TrackEventImporter::BuildArgs(char phase) {
   const std::vector<Arg>& in = event_.args;
   const size_t log_pos = std::min<size_t>(event_.log_args_pos, in.size());
   const size_t source_pos = std::min<size_t>(event_.source_id_args_pos, in.size());
-  std::vector<Arg> out;
-  out.reserve(in.size() + 4);
-  for (size_t i = 0; i < log_pos; ++i) AddOrUpdateArg(&out, in[i]);
+  ArgSetBuilder out;
+  for (size_t i = 0; i < log_pos; ++i) out.AddOrUpdate(in[i]);
 
   if (event_.log_message) {
     const TrackEventData::LogMessage& m = *event_.log_message;
     if (!utid_) {
       storage->IncrementStat("track_event_parser_errors");
     } else {
-      AddOrUpdateArg(&out, a.MakeArg("track_event.log_message.message", ArgValue::String(m.body)));
+      out.AddOrUpdate(a.MakeArg("track_event.log_message.message", ArgValue::String(m.body)));
       StringId tag = kNullStringId;
       if (m.has_source_location) {
         tag = storage->Intern(std::string(storage->Str(m.file_name)) + ":" +
                               std::to_string(m.line_number));
-        AddOrUpdateArg(&out, a.MakeArg("track_event.log_message.file_name",
+        out.AddOrUpdate(a.MakeArg("track_event.log_message.file_name",
                                        ArgValue::String(m.file_name)));
-        AddOrUpdateArg(&out, a.MakeArg("track_event.log_message.function_name",
+        out.AddOrUpdate(a.MakeArg("track_event.log_message.function_name",
                                        ArgValue::String(m.function_name)));
-        AddOrUpdateArg(&out, a.MakeArg("track_event.log_message.line_number",
+        out.AddOrUpdate(a.MakeArg("track_event.log_message.line_number",
                                        ArgValue::Int(m.line_number)));
       }
       // Track-event logs carry no priority by default; show them as INFO.
       const int32_t prio = m.prio.value_or(kAndroidLogPriorityInfo);
-      if (m.prio) AddOrUpdateArg(&out, a.MakeArg("track_event.priority", ArgValue::Int(prio)));
+      if (m.prio) out.AddOrUpdate(a.MakeArg("track_event.priority", ArgValue::Int(prio)));
       LogTable& logs = storage->logs;
       logs.ts.Append(ts_);
       logs.utid.Append(utid_);
@@ -316,20 +315,20 @@ std::vector<Arg> TrackEventImporter::BuildArgs(char phase) {
       logs.CommitRow();
     }
   }
-  for (size_t i = log_pos; i < source_pos; ++i) AddOrUpdateArg(&out, in[i]);
+  for (size_t i = log_pos; i < source_pos; ++i) out.AddOrUpdate(in[i]);
   if (legacy_source_id_) {
-    AddOrUpdateArg(&out, a.MakeArg("legacy_trace_source_id", ArgValue::Int(*legacy_source_id_)));
+    out.AddOrUpdate(a.MakeArg("legacy_trace_source_id", ArgValue::Int(*legacy_source_id_)));
   }
-  for (size_t i = source_pos; i < in.size(); ++i) AddOrUpdateArg(&out, in[i]);
+  for (size_t i = source_pos; i < in.size(); ++i) out.AddOrUpdate(in[i]);
   if (passthrough_utid_) {
-    AddArgIfMissing(&out, a.MakeArg("legacy_event.passthrough_utid",
-                                    ArgValue::Uint(*passthrough_utid_)));
+    out.AddIfMissing(
+        a.MakeArg("legacy_event.passthrough_utid", ArgValue::Uint(*passthrough_utid_)));
   }
   if (phase) {
-    AddOrUpdateArg(&out, a.MakeArg("legacy_event.phase",
+    out.AddOrUpdate(a.MakeArg("legacy_event.phase",
                                    ArgValue::String(storage->Intern(std::string(1, phase)))));
   }
-  return out;
+  return std::move(out).Take();
 }
 
 std::optional<uint32_t> TrackEventImporter::BeginSlice(uint32_t track, std::vector<Arg> args) {
@@ -349,16 +348,17 @@ std::optional<uint32_t> TrackEventImporter::EndSlice(uint32_t track) {
       ctx_->slices.End(ts_, track, event_.category, event_.name, {}, {});
   if (!row) return std::nullopt;
   SliceTable& slices = ctx_->storage->slice;
-  std::vector<Arg> merged;
+  ArgSetBuilder merged;
   auto open = parts_.open_slice_args->find(*row);
   if (open != parts_.open_slice_args->end()) {
-    merged = std::move(open->second);
+    merged = ArgSetBuilder(std::move(open->second));
     parts_.open_slice_args->erase(open);
   } else if (!slices.arg_set_id.IsNull(*row)) {
-    merged = ctx_->args.GetArgSet(slices.arg_set_id[*row]);
+    merged = ArgSetBuilder(ctx_->args.GetArgSet(slices.arg_set_id[*row]));
   }
-  MergeArgs(&merged, BuildArgs(), ctx_->storage->Intern("legacy_event.passthrough_utid"));
-  if (auto set = ctx_->args.AddArgSet(merged)) slices.arg_set_id.Set(*row, *set);
+  // The end may repeat the thread passthrough; the begin's stays.
+  merged.Merge(BuildArgs(), ctx_->storage->Intern("legacy_event.passthrough_utid"));
+  if (auto set = ctx_->args.AddArgSet(merged.args())) slices.arg_set_id.Set(*row, *set);
   return row;
 }
 

@@ -124,11 +124,11 @@ void TrackEventTracker::OnProcessDescriptor(int64_t ts, const TrackEventData& d)
 }
 
 void TrackEventTracker::AddProcessArg(uint32_t upid, const Arg& arg) {
-  AddOrUpdateArg(&process_args_[upid], arg);
+  process_args_[upid].push_back(arg);
 }
 
 void TrackEventTracker::AddThreadArg(uint32_t utid, const Arg& arg) {
-  AddOrUpdateArg(&thread_args_[utid], arg);
+  thread_args_[utid].push_back(arg);
 }
 
 void TrackEventTracker::Finish() {
@@ -138,10 +138,10 @@ void TrackEventTracker::Finish() {
   // Slices never ended (or ended by another source): their begin args.
   SliceTable& slices = storage->slice;
   for (uint32_t row : SortedKeys(open_slice_args_)) {
-    std::vector<Arg> merged;
-    if (!slices.arg_set_id.IsNull(row)) merged = args.GetArgSet(slices.arg_set_id[row]);
-    MergeArgs(&merged, open_slice_args_[row]);
-    if (auto set = args.AddArgSet(merged)) slices.arg_set_id.Set(row, *set);
+    ArgSetBuilder merged;
+    if (!slices.arg_set_id.IsNull(row)) merged = ArgSetBuilder(args.GetArgSet(slices.arg_set_id[row]));
+    merged.Merge(open_slice_args_[row]);
+    if (auto set = args.AddArgSet(merged.args())) slices.arg_set_id.Set(row, *set);
   }
   open_slice_args_.clear();
 
@@ -155,18 +155,18 @@ void TrackEventTracker::Finish() {
   // Added to whatever other importers recorded for the process/thread.
   ProcessTable& processes = storage->process;
   for (uint32_t upid : SortedKeys(process_args_)) {
-    std::vector<Arg> merged;
-    if (!processes.arg_set_id.IsNull(upid)) merged = args.GetArgSet(processes.arg_set_id[upid]);
-    MergeArgs(&merged, process_args_[upid]);
-    if (auto set = args.AddArgSet(merged)) processes.arg_set_id.Set(upid, *set);
+    ArgSetBuilder merged;
+    if (!processes.arg_set_id.IsNull(upid)) merged = ArgSetBuilder(args.GetArgSet(processes.arg_set_id[upid]));
+    merged.Merge(process_args_[upid]);
+    if (auto set = args.AddArgSet(merged.args())) processes.arg_set_id.Set(upid, *set);
   }
   process_args_.clear();
   ThreadTable& threads = storage->thread;
   for (uint32_t utid : SortedKeys(thread_args_)) {
-    std::vector<Arg> merged;
-    if (!threads.arg_set_id.IsNull(utid)) merged = args.GetArgSet(threads.arg_set_id[utid]);
-    MergeArgs(&merged, thread_args_[utid]);
-    if (auto set = args.AddArgSet(merged)) threads.arg_set_id.Set(utid, *set);
+    ArgSetBuilder merged;
+    if (!threads.arg_set_id.IsNull(utid)) merged = ArgSetBuilder(args.GetArgSet(threads.arg_set_id[utid]));
+    merged.Merge(thread_args_[utid]);
+    if (auto set = args.AddArgSet(merged.args())) threads.arg_set_id.Set(utid, *set);
   }
   thread_args_.clear();
 }

@@ -169,7 +169,9 @@ TEST(TraceConfigFinishTest, LongTraceModeOverwritesAreDataLoss) {
       EXPECT_EQ(storage.stats.value[r], 2048);
     }
     // No flush period and no service version: the service may not flush on writes.
-    if (name == "config_write_into_file_no_flush") EXPECT_EQ(storage.stats.value[r], 1);
+    if (name == "config_write_into_file_no_flush") {
+      EXPECT_EQ(storage.stats.value[r], 1);
+    }
   }
   EXPECT_EQ(rows, 1);
 }

@@ -63,7 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
         "TrackEvent__track_event_with_atrace_separate_tracks",
         "Tables__flow_direction_corrected_by_timestamp",
         "Tables__flow_table_trace_id",
-        "ParsingDebugAnnotation__interned_string_value"),
+        "ParsingDebugAnnotation__interned_string_value",
+        "SlicesStack__stack_with_categories"),
     [](const ::testing::TestParamInfo<std::string>& info) {
       std::string name = info.param;
       for (char& c : name) {

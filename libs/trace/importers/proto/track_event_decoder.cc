@@ -22,7 +22,6 @@ constexpr uint32_t kTaskExecutionPostedFromIid = 1;
 // Legacy events carry at most this many extra counter values (trace_processor's limit).
 constexpr size_t kMaxExtraCounters = 8;
 constexpr uint32_t kMonotonicClock = pf::builtin_clock::kMonotonic;
-constexpr int32_t kAndroidLogPriorityInfo = 4;
 
 // Repeated scalar fields may arrive packed (one length-delimited field) or not.
 void AppendVarints(const proto::Field& f, std::vector<uint64_t>* out) {

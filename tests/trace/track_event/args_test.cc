@@ -1,0 +1,151 @@
+// Debug annotations and other event args: keys, value types, nesting, interning.
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/trace/track_event/test_packets.h"
+
+namespace tw::testing {
+namespace {
+
+using ::testing::ElementsAre;
+namespace da = pf::debug_annotation;
+namespace nv = pf::debug_annotation_nested_value;
+
+proto::Writer Annotation(std::string_view name) {
+  proto::Writer a;
+  a.String(da::kName, name);
+  return a;
+}
+
+std::string TraceWithAnnotations(const std::vector<proto::Writer>& annotations,
+                                 const proto::Writer* interned = nullptr) {
+  proto::Writer e = Event(kInstant, "e", 1);
+  for (const proto::Writer& a : annotations) e.Message(te::kDebugAnnotations, a);
+  Packet p(1, 10);
+  if (interned) p.Field(tp::kInternedData, *interned);
+  p.Event(e);
+  return Trace({Packet(1, 0).ClearedState().Descriptor(NamedTrack(1, "t")), p});
+}
+
+const char* kArgsQuery =
+    "SELECT a.flat_key, a.key, a.int_value, a.string_value, a.real_value, a.value_type "
+    "FROM slice s JOIN args a USING (arg_set_id) ORDER BY a.id";
+
+TEST(TrackEventArgs, ScalarAnnotationsKeepTheirTypes) {
+  std::vector<proto::Writer> a;
+  a.push_back(Annotation("b"));
+  a.back().Bool(da::kBoolValue, true);
+  a.push_back(Annotation("u"));
+  a.back().Varint(da::kUintValue, 42);
+  a.push_back(Annotation("i"));
+  a.back().Int(da::kIntValue, -7);
+  a.push_back(Annotation("d"));
+  a.back().Double(da::kDoubleValue, 1.5);
+  a.push_back(Annotation("s"));
+  a.back().String(da::kStringValue, "text");
+  a.push_back(Annotation("p"));
+  a.back().Varint(da::kPointerValue, 0x1000);
+  a.push_back(Annotation("j"));
+  a.back().String(da::kLegacyJsonValue, "{\"k\":1}");
+  EXPECT_THAT(Rows(TraceWithAnnotations(a), kArgsQuery),
+              ElementsAre(R"("debug.b","debug.b",1,"[NULL]","[NULL]","bool")",
+                          R"("debug.u","debug.u",42,"[NULL]","[NULL]","uint")",
+                          R"("debug.i","debug.i",-7,"[NULL]","[NULL]","int")",
+                          R"("debug.d","debug.d","[NULL]","[NULL]",1.500000,"real")",
+                          R"("debug.s","debug.s","[NULL]","text","[NULL]","string")",
+                          R"("debug.p","debug.p",4096,"[NULL]","[NULL]","pointer")",
+                          R"("debug.j","debug.j","[NULL]","{"k":1}","[NULL]","json")"));
+}
+
+TEST(TrackEventArgs, DictsAndArraysFlattenIntoKeys) {
+  // {"outer": {"list": [1, [], 2], "x.y": "v"}}: empty entries take no index; '.' is sanitised.
+  proto::Writer one, empty, two, list, xy, outer;
+  one.Int(da::kIntValue, 1);
+  two.Int(da::kIntValue, 2);
+  list = Annotation("list");
+  list.Message(da::kArrayValues, one);
+  list.Message(da::kArrayValues, empty);
+  list.Message(da::kArrayValues, two);
+  xy = Annotation("x.y");
+  xy.String(da::kStringValue, "v");
+  outer = Annotation("outer");
+  outer.Message(da::kDictEntries, list);
+  outer.Message(da::kDictEntries, xy);
+  EXPECT_THAT(Rows(TraceWithAnnotations({outer}), "SELECT flat_key, key FROM slice s "
+                                                  "JOIN args a USING (arg_set_id) ORDER BY a.id"),
+              ElementsAre(R"("debug.outer.list","debug.outer.list[0]")",
+                          R"("debug.outer.list","debug.outer.list[1]")",
+                          R"("debug.outer.x_y","debug.outer.x_y")"));
+}
+
+TEST(TrackEventArgs, NestedValuesFlattenLikeDicts) {
+  proto::Writer a_val, b_val, arr, dict;
+  a_val.Int(nv::kIntValue, 3);
+  b_val.String(nv::kStringValue, "s");
+  arr.Varint(nv::kNestedType, pf::nested_value_type::kArray);
+  arr.Message(nv::kArrayValues, a_val);
+  arr.Message(nv::kArrayValues, b_val);
+  dict.Varint(nv::kNestedType, pf::nested_value_type::kDict);
+  dict.String(nv::kDictKeys, "arr");
+  dict.Message(nv::kDictValues, arr);
+  proto::Writer annotation = Annotation("n");
+  annotation.Message(da::kNestedValue, dict);
+  EXPECT_THAT(Rows(TraceWithAnnotations({annotation}),
+                   "SELECT key, int_value, string_value FROM slice s "
+                   "JOIN args a USING (arg_set_id) ORDER BY a.id"),
+              ElementsAre(R"("debug.n.arr[0]",3,"[NULL]")", R"("debug.n.arr[1]","[NULL]","s")"));
+}
+
+TEST(TrackEventArgs, InternedNamesAndStringValues) {
+  proto::Writer name, value, interned;
+  name.Varint(pf::debug_annotation_name::kIid, 1);
+  name.String(pf::debug_annotation_name::kName, "key");
+  value.Varint(pf::interned_string::kIid, 2);
+  value.String(pf::interned_string::kStr, "interned value");
+  interned.Message(pf::interned_data::kDebugAnnotationNames, name);
+  interned.Message(pf::interned_data::kDebugAnnotationStringValues, value);
+  proto::Writer a;
+  a.Varint(da::kNameIid, 1);
+  a.Varint(da::kStringValueIid, 2);
+  EXPECT_THAT(Rows(TraceWithAnnotations({a}, &interned),
+                   "SELECT extract_arg(arg_set_id, 'debug.key') FROM slice"),
+              ElementsAre(R"("interned value")"));
+}
+
+TEST(TrackEventArgs, UnknownInternedNameIsAnErrorButOtherArgsStay) {
+  proto::Writer bad, good;
+  bad.Varint(da::kNameIid, 99);
+  bad.Int(da::kIntValue, 1);
+  good = Annotation("ok");
+  good.Int(da::kIntValue, 2);
+  const std::string trace = TraceWithAnnotations({bad, good});
+  EXPECT_THAT(Rows(trace, "SELECT key FROM slice JOIN args USING (arg_set_id)"),
+              ElementsAre(R"("debug.ok")"));
+  EXPECT_THAT(Rows(trace, "SELECT value FROM stats WHERE name = 'track_event_parser_errors'"),
+              ElementsAre("1"));
+}
+
+TEST(TrackEventArgs, EndEventArgsMergeIntoTheSlice) {
+  proto::Writer begin = Event(kBegin, "s", 1);
+  proto::Writer a1 = Annotation("x");
+  a1.Int(da::kIntValue, 1);
+  begin.Message(te::kDebugAnnotations, a1);
+  proto::Writer end = Event(kEnd, "", 1, "");
+  proto::Writer a2 = Annotation("x");
+  a2.Int(da::kIntValue, 2);  // replaces the begin's value, in place
+  proto::Writer a3 = Annotation("y");
+  a3.Int(da::kIntValue, 3);
+  end.Message(te::kDebugAnnotations, a2);
+  end.Message(te::kDebugAnnotations, a3);
+  const std::string trace = Trace({
+      Packet(1, 0).Descriptor(NamedTrack(1, "t")),
+      Packet(1, 10).Event(begin),
+      Packet(1, 20).Event(end),
+  });
+  EXPECT_THAT(Rows(trace, "SELECT key, int_value FROM slice JOIN args USING (arg_set_id) "
+                          "ORDER BY args.id"),
+              ElementsAre(R"("debug.x",2)", R"("debug.y",3)"));
+}
+
+}  // namespace
+}  // namespace tw::testing
