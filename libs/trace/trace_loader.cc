@@ -57,10 +57,12 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
 
   switch (opened.format) {
     case TraceFormat::kPerfettoProto: {
+      // In system traces pid 0 is the idle task (trace_processor assumes so for every proto
+      // trace).
+      context.processes.SetPidZeroIsUpidZeroIdleProcess();
       ImportContext ictx;
       ictx.storage = storage.get();
       ictx.sorter = &sorter;
-      ictx.on_kernel_data = [&] { context.processes.SetPidZeroIsUpidZeroIdleProcess(); };
       ProtoImporter importer(&ictx);
       RETURN_IF_ERROR(importer.Import(opened.source.get(), options.max_packet_bytes));
       info.packets = importer.stats().packets;

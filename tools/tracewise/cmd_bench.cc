@@ -106,7 +106,7 @@ int PhasedImportForBench(const std::string& path) {
   ImportContext ictx;
   ictx.storage = storage.get();
   ictx.sorter = &sorter;
-  ictx.on_kernel_data = [&] { context.processes.SetPidZeroIsUpidZeroIdleProcess(); };
+  context.processes.SetPidZeroIsUpidZeroIdleProcess();
   ProtoImporter importer(&ictx);
   if (absl::Status s = importer.Import(opened->source.get(), LoadOptions().max_packet_bytes);
       !s.ok()) {

@@ -497,6 +497,11 @@ SELECT
   s.thread_ts, s.thread_dur, s.thread_instruction_count, s.thread_instruction_delta
 FROM down JOIN __intrinsic_slice AS s ON s.id = down.id
 ORDER BY s.id;
+
+-- Installed Android packages (packages_list).
+CREATE PERFETTO VIEW package_list AS
+SELECT id, package_name, uid, debuggable, profileable_from_shell, version_code
+FROM __intrinsic_package_list;
 )sql";
   return kSql;
 }

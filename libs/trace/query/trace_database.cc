@@ -411,8 +411,15 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   impl.guard = std::make_unique<ReadOnlyGuard>(db);
   sqlite3_progress_handler(db, kProgressInterval, &Impl::OnProgress, &impl);
 
-  absl::Status prelude =
-      RunTrusted(impl, [&] { return impl.RunScript(PreludeSql(), "prelude", nullptr, nullptr); });
+  // The prelude views, then every `prelude.*` module (builtin helpers written in SQL), marked as
+  // included so a later INCLUDE of them is a no-op.
+  absl::Status prelude = RunTrusted(impl, [&]() -> absl::Status {
+    RETURN_IF_ERROR(impl.RunScript(PreludeSql(), "prelude", nullptr, nullptr));
+    for (const SqlModule* m : SqlModulesWithPrefix("prelude.")) {
+      RETURN_IF_ERROR(impl.IncludeModule(*m));
+    }
+    return absl::OkStatus();
+  });
   if (!prelude.ok()) {
     return absl::InternalError(absl::StrCat("prelude failed: ", prelude.message()));
   }

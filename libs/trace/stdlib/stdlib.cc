@@ -10,8 +10,10 @@ namespace tw {
 //   const SqlModule kSlicesWithContext = {"slices.with_context", R"sql( ... )sql"};
 //   }
 // To add one: create the file, list it in CMakeLists.txt, declare it below and add it to
-// kModules. An explicit list (rather than static self-registration) keeps the set visible in
-// one place and immune to the linker dropping unreferenced object files.
+// AllModules(). Modules named "prelude.*" hold what trace_processor offers without any INCLUDE
+// (e.g. following_flow): the query layer runs them when a database opens. An explicit list
+// (rather than static self-registration) keeps the set visible in one place and immune to the
+// linker dropping unreferenced object files.
 namespace stdlib_modules {
 extern const SqlModule kAndroidProcessMetadata;
 extern const SqlModule kAndroidUserList;

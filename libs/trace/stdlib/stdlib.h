@@ -16,6 +16,9 @@ struct SqlModule {
 // The module called `name`, or null.
 const SqlModule* FindSqlModule(std::string_view name);
 
+// Modules named "prelude.<x>" define built-ins trace_processor has without any INCLUDE; the
+// database includes every one of them when it opens (SqlModulesWithPrefix("prelude.")).
+
 // Every module whose name starts with `prefix` (pass "android." for `android.*`, "" for all),
 // sorted by name so wildcard includes run in a stable order.
 std::vector<const SqlModule*> SqlModulesWithPrefix(std::string_view prefix);

@@ -46,7 +46,7 @@ void TrackEventTracker::OnTrackEvent(int64_t ts, TrackEventData& event) {
       OnThreadDescriptor(event);
       return;
     case TrackEventData::Kind::kProcessDescriptor:
-      OnProcessDescriptor(ts, event);
+      OnProcessDescriptor(event);
       return;
     case TrackEventData::Kind::kEvent:
       break;
@@ -75,9 +75,7 @@ uint32_t TrackEventTracker::UpdateThreadFromDescriptor(const TrackEventData::Thr
   return utid;
 }
 
-void TrackEventTracker::ApplyProcessDescriptor(int64_t ts,
-                                               const TrackEventData::ProcessInfo& process) {
-  (void)ts;
+void TrackEventTracker::ApplyProcessDescriptor(const TrackEventData::ProcessInfo& process) {
   ProcessTracker& processes = ctx_->processes;
   const uint32_t upid = processes.GetOrCreateProcess(process.pid);
   processes.UpdateProcessName(upid, process.name, ProcessNamePriority::kTrackDescriptor);
@@ -99,7 +97,7 @@ void TrackEventTracker::OnTrackDescriptor(const TrackEventData& d) {
   if (d.thread) {
     UpdateThreadFromDescriptor(*d.thread);
   } else if (d.process) {
-    ApplyProcessDescriptor(0, *d.process);
+    ApplyProcessDescriptor(*d.process);
     if (d.chrome_process) {
       const uint32_t upid = ctx_->processes.GetOrCreateProcess(d.process->pid);
       if (d.chrome_process->host_app_package_name != kNullStringId) {
@@ -119,8 +117,8 @@ void TrackEventTracker::OnThreadDescriptor(const TrackEventData& d) {
   if (d.thread) UpdateThreadFromDescriptor(*d.thread);
 }
 
-void TrackEventTracker::OnProcessDescriptor(int64_t ts, const TrackEventData& d) {
-  if (d.process) ApplyProcessDescriptor(ts, *d.process);
+void TrackEventTracker::OnProcessDescriptor(const TrackEventData& d) {
+  if (d.process) ApplyProcessDescriptor(*d.process);
 }
 
 void TrackEventTracker::AddProcessArg(uint32_t upid, const Arg& arg) {

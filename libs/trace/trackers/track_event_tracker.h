@@ -53,9 +53,11 @@ class TrackEventTracker {
  private:
   void OnTrackDescriptor(const TrackEventData& d);
   void OnThreadDescriptor(const TrackEventData& d);
-  void OnProcessDescriptor(int64_t ts, const TrackEventData& d);
+  void OnProcessDescriptor(const TrackEventData& d);
+  // Binds the thread to its process and names it (descriptor names win over ftrace's).
   uint32_t UpdateThreadFromDescriptor(const TrackEventData::ThreadInfo& thread);
-  void ApplyProcessDescriptor(int64_t ts, const TrackEventData::ProcessInfo& process);
+  // Names the process (without overriding system names) and records its labels.
+  void ApplyProcessDescriptor(const TrackEventData::ProcessInfo& process);
   void AddProcessArg(uint32_t upid, const Arg& arg);
   void AddThreadArg(uint32_t utid, const Arg& arg);
 

@@ -98,5 +98,27 @@ TEST(IntervalsOverlap, MergeOverlapping) {
             "0");
 }
 
+TEST(IntervalsOverlap, MergeOverlappingPartitioned) {
+  TraceBuilder b;
+  auto db = b.Open();
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE intervals.overlap;
+                         WITH iv(ts, dur, cpu, kind) AS (
+                           VALUES (0, 10, 0, 'x'), (5, 10, 0, 'x'), (0, 3, 1, 'x'),
+                                  (2, 3, 1, 'x'), (20, 5, 0, 'x'), (0, 100, 0, 'y'))
+                         SELECT ts, dur, cpu, kind
+                         FROM interval_merge_overlapping_partitioned!(iv, (cpu, kind))
+                         ORDER BY cpu, kind, ts)"),
+            (Table{{"0", "15", "0", "x"}, {"20", "5", "0", "x"}, {"0", "100", "0", "y"},
+                   {"0", "5", "1", "x"}}));
+}
+
+TEST(StdMetasql, UnparenthesizeExprList) {
+  TraceBuilder b;
+  auto db = b.Open();
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE std.metasql.unparenthesize;
+                         SELECT metasql_unparenthesize_exprlist!((1, 'two', 1 + 2)))"),
+            (Table{{"1", "two", "3"}}));
+}
+
 }  // namespace
 }  // namespace tw::stdlib_testing

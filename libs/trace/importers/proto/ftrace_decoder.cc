@@ -69,11 +69,6 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
     ctx_->storage->IncrementStat("ftrace_bundle_tokenizer_errors");
     return;
   }
-  if (!pid_zero_is_swapper_set_) {
-    // Kernel data: from now on pid 0 means the idle task.
-    pid_zero_is_swapper_set_ = true;
-    if (ctx_->on_kernel_data) ctx_->on_kernel_data();
-  }
   // A non-boot ftrace clock is mapped onto boot time with the pair of readings the bundle
   // carries.
   if (ftrace_clock != 0 && has_ftrace_ts && has_boot_ts) info.clock_offset = boot_ts - ftrace_ts;

@@ -37,7 +37,6 @@ class FtraceDecoder {
   void Count(uint32_t event_id);
 
   ImportContext* ctx_;
-  bool pid_zero_is_swapper_set_ = false;
   std::vector<int64_t> counts_;  // by event id
   std::vector<StringId> event_names_;  // by event id, interned lazily
 };

@@ -25,8 +25,6 @@ struct ImportContext {
   ClockTracker clocks;
   absl::flat_hash_map<uint32_t, std::unique_ptr<SequenceState>> sequences;
   TrackEventDecoder* track_events = nullptr;
-  // Called once when the trace turns out to hold kernel (ftrace) data.
-  std::function<void()> on_kernel_data;
   // uname release from system_info, so the sched tracker can pick the task-state layout.
   std::optional<std::string> kernel_release;
 

@@ -306,6 +306,9 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
     return;
   }
   SequenceState::TrackEventTimes& times = seq->track_event_times();
+  // After a data loss the delta references belong to the lost packets: they stay unusable
+  // until a ThreadDescriptor follows a state reset.
+  if (!seq->incremental_state_valid()) times.valid = false;
 
   // Timestamp: legacy delta/absolute microseconds (MONOTONIC, relative to the sequence's
   // ThreadDescriptor for deltas), else the packet's own timestamp.

@@ -1,4 +1,4 @@
-// android.process_metadata: each process's Android identity: uid, user, package, version, kernel task.
+// android.process_metadata: each process's Android uid, user, package, version, kernel-task flag.
 #include "libs/trace/stdlib/stdlib.h"
 
 namespace tw::stdlib_modules {

@@ -4,6 +4,8 @@
 namespace tw::stdlib_modules {
 extern const SqlModule kIntervalsOverlap;
 const SqlModule kIntervalsOverlap = {"intervals.overlap", R"sql(
+INCLUDE PERFETTO MODULE std.metasql.unparenthesize;
+
 -- A step counter of how many of the intervals (ts_column, dur_column) of `segments` are open:
 -- one row (ts, value) per distinct start or end timestamp, `value` holding from `ts` to the next
 -- row. Intervals with dur -1 (never ended) stay open.
@@ -99,6 +101,38 @@ RETURNS TableOrSubquery AS (
   )
   GROUP BY grp
   ORDER BY ts
+);
+
+-- interval_merge_overlapping! (without tolerance) within each partition given by the
+-- parenthesised column list `partition_columns`: (ts, dur, <partition columns>).
+CREATE PERFETTO MACRO interval_merge_overlapping_partitioned(
+  intervals TableOrSubquery,
+  partition_columns ColumnNameList
+)
+RETURNS TableOrSubquery AS (
+  SELECT
+    MIN(ts) AS ts,
+    MAX(ts + dur) - MIN(ts) AS dur,
+    metasql_unparenthesize_exprlist!($partition_columns)
+  FROM (
+    SELECT
+      *,
+      SUM(IFNULL(ts > reach_so_far, 1)) OVER (
+        PARTITION BY metasql_unparenthesize_exprlist!($partition_columns)
+        ORDER BY ts ROWS UNBOUNDED PRECEDING
+      ) AS grp
+    FROM (
+      SELECT
+        *,
+        MAX(ts + dur) OVER (
+          PARTITION BY metasql_unparenthesize_exprlist!($partition_columns)
+          ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        ) AS reach_so_far
+      FROM $intervals
+      WHERE dur >= 0
+    )
+  )
+  GROUP BY metasql_unparenthesize_exprlist!($partition_columns), grp
 );
 )sql"};
 }  // namespace tw::stdlib_modules

@@ -1,4 +1,4 @@
-// linux.cpu.frequency: each CPU's frequency as intervals of constant value (cpu_frequency_counters).
+// linux.cpu.frequency: each CPU's frequency as intervals of constant value.
 #include "libs/trace/stdlib/stdlib.h"
 
 namespace tw::stdlib_modules {

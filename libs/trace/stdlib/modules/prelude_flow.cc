@@ -1,4 +1,4 @@
-// prelude.flow: trace_processor's built-in flow walks (directly_connected_flow, following_flow, preceding_flow).
+// prelude.flow: the built-in flow walks directly_connected_flow, following_flow, preceding_flow.
 #include "libs/trace/stdlib/stdlib.h"
 
 namespace tw::stdlib_modules {
