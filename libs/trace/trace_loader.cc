@@ -38,6 +38,12 @@ std::string EventTypeName(EventType t) {
   return "unknown";
 }
 
+int64_t ElapsedNs(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                              since)
+      .count();
+}
+
 absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
                                                   const LoadOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -75,6 +81,10 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
           "trace format '", std::string(TraceFormatName(opened.format)),
           "' is not supported yet"));
   }
+  info.decode_ns = ElapsedNs(start);
+  info.rss_after_decode_bytes = CurrentRssBytes();
+  info.events_buffered_peak = static_cast<int64_t>(sorter.buffered());
+  const auto track_start = std::chrono::steady_clock::now();
   // The machine description (system_info) decides how kernel data is read: the task-state bit
   // layout and the syscall table. It is known before any event is routed when the whole trace
   // is sorted at the end (the default).
@@ -86,6 +96,8 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   }
   sorter.Finish();
   router.Finish();
+  info.sort_and_track_ns = ElapsedNs(track_start);
+  const auto finalize_start = std::chrono::steady_clock::now();
   if (sorter.out_of_order_events() > 0) {
     storage->SetStat("sorter_push_event_out_of_order", sorter.out_of_order_events());
   }
@@ -100,9 +112,9 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   storage->FinalizeStatsAndMetadata();
 
   ASSIGN_OR_RETURN(std::unique_ptr<TraceDatabase> db, TraceDatabase::Open(storage.get()));
-  info.load_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                     std::chrono::steady_clock::now() - start)
-                     .count();
+  info.finalize_ns = ElapsedNs(finalize_start);
+  info.load_ns = ElapsedNs(start);
+  info.storage_bytes = static_cast<int64_t>(storage->memory_bytes());
   info.peak_rss_bytes = PeakRssBytes();
   return std::make_unique<LoadedTrace>(std::move(storage), std::move(db), std::move(info));
 }

@@ -35,6 +35,14 @@ struct LoadInfo {
   std::map<std::string, int64_t> event_kinds;   // e.g. "sched_switch", "print"
   int64_t load_ns = 0;
   int64_t peak_rss_bytes = 0;
+  // Where the load time went: reading + decoding into the sorter, ordering + deriving rows
+  // (trackers), then stats/metadata and opening the SQL layer.
+  int64_t decode_ns = 0;
+  int64_t sort_and_track_ns = 0;
+  int64_t finalize_ns = 0;
+  int64_t events_buffered_peak = 0;  // events held by the sorter before the first was routed
+  int64_t rss_after_decode_bytes = 0;
+  int64_t storage_bytes = 0;         // memory of the tables and strings once loaded
 };
 
 class LoadedTrace {

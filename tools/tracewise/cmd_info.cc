@@ -32,8 +32,12 @@ int RunInfo(const Args& args) {
   std::printf("time bounds  %lld .. %lld ns (%s)\n", static_cast<long long>(s.start_ts()),
               static_cast<long long>(s.end_ts()),
               FormatDurationNs(s.end_ts() - s.start_ts()).c_str());
-  std::printf("load         %s, peak RSS %s\n", FormatDurationNs(info.load_ns).c_str(),
-              FormatBytes(info.peak_rss_bytes).c_str());
+  std::printf("load         %s (decode %s, sort+track %s, finalize+sql %s)\n",
+              FormatDurationNs(info.load_ns).c_str(), FormatDurationNs(info.decode_ns).c_str(),
+              FormatDurationNs(info.sort_and_track_ns).c_str(),
+              FormatDurationNs(info.finalize_ns).c_str());
+  std::printf("memory       peak RSS %s, tables+strings %s\n",
+              FormatBytes(info.peak_rss_bytes).c_str(), FormatBytes(info.storage_bytes).c_str());
   std::printf("\npackets      %lld\n", static_cast<long long>(info.packets));
   for (const auto& [kind, n] : info.packet_kinds) {
     std::printf("  %-28s %lld\n", kind.c_str(), static_cast<long long>(n));
