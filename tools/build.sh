@@ -3,6 +3,8 @@
 # CI=true turns warnings into errors. Extra arguments are passed to ninja (targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache hits across clones: paths are hashed relative to the checkout.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 BUILD_DIR=${TRACEWISE_BUILD_DIR:-build}
 WERROR=OFF

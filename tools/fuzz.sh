@@ -3,6 +3,8 @@
 # Usage: tools/fuzz.sh [seconds per target]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache hits across clones: paths are hashed relative to the checkout.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 SECONDS_PER_TARGET=${1:-30}
 BUILD_DIR=build-fuzz
 

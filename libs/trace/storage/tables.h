@@ -40,7 +40,7 @@ class ProcessTable : public Table {
     android_user_id.Append(OptI64());
     cmdline.Append(kNullStringId);
     arg_set_id.Append(OptU32());
-    machine_id.Append(OptU32());
+    machine_id.Append(OptU32(0));  // the host machine
     return CommitRow();
   }
 };
@@ -66,7 +66,7 @@ class ThreadTable : public Table {
     upid.Append(OptU32());
     is_main_thread.Append(std::optional<int8_t>());
     is_idle.Append(int8_t{0});
-    machine_id.Append(OptU32());
+    machine_id.Append(OptU32(0));  // the host machine
     arg_set_id.Append(OptU32());
     return CommitRow();
   }
@@ -86,7 +86,7 @@ class CpuTable : public Table {
     cpu.Append(c);
     cluster_id.Append(0u);
     processor.Append(kNullStringId);
-    machine_id.Append(OptU32());
+    machine_id.Append(OptU32(0));  // the host machine
     capacity.Append(OptI64());
     arg_set_id.Append(OptU32());
     return CommitRow();
@@ -181,7 +181,7 @@ class TrackTable : public Table {
     dimension_arg_set_id.Append(OptU32());
     parent_id.Append(OptU32());
     source_arg_set_id.Append(OptU32());
-    machine_id.Append(OptU32());
+    machine_id.Append(OptU32(0));  // the host machine
     track_group_id.Append(OptI64());
     event_type.Append(ev);
     counter_unit.Append(kNullStringId);

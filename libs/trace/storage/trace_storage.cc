@@ -1,5 +1,6 @@
 #include "libs/trace/storage/trace_storage.h"
 
+#include "libs/trace/storage/metadata_keys.h"
 #include "libs/trace/storage/stats_catalog.h"
 
 namespace tw {
@@ -85,8 +86,8 @@ void TraceStorage::FinalizeStatsAndMetadata() {
     stats.source.Append(info ? Intern(info->source) : Intern("analysis"));
     stats.value.Append(value);
     stats.description.Append(info ? Intern(info->description) : kNullStringId);
-    stats.machine_id.Append(OptU32());
-    stats.trace_id.Append(OptU32());
+    stats.machine_id.Append(OptU32(0));
+    stats.trace_id.Append(OptU32(0));
     stats.CommitRow();
   };
   // Catalog entries first (value 0 when never touched), then anything else that was counted.
@@ -101,15 +102,24 @@ void TraceStorage::FinalizeStatsAndMetadata() {
   }
   for (const auto& [key, value] : indexed_stats_) add_stat(key.first, key.second, value);
 
+  // One machine (row 0 of `machine`) and one trace file (id 0) per load: scope decides which
+  // of the two ids a key carries.
   for (const auto& [name, v] : metadata_) {
+    const MetadataKeyInfo key = LookupMetadataKey(name);
+    const bool machine_scoped =
+        key.scope == MetadataScope::kMachine || key.scope == MetadataScope::kMachineAndTrace;
+    const bool trace_scoped =
+        key.scope == MetadataScope::kTrace || key.scope == MetadataScope::kMachineAndTrace;
     metadata.name.Append(Intern(name));
-    metadata.key_type.Append(Intern("single"));
+    metadata.key_type.Append(Intern(key.multi ? "multi" : "single"));
     metadata.int_value.Append(v.int_value);
     metadata.str_value.Append(v.str_value ? Intern(*v.str_value) : kNullStringId);
-    metadata.machine_id.Append(OptU32());
-    metadata.trace_id.Append(OptU32());
+    metadata.machine_id.Append(machine_scoped ? OptU32(0) : OptU32());
+    metadata.trace_id.Append(trace_scoped ? OptU32(0) : OptU32());
     metadata.CommitRow();
   }
+  // Even a trace that never describes its machine has one: the host.
+  if (machine.row_count() == 0) machine.Insert(0);
 }
 
 std::vector<Table*> TraceStorage::AllTables() {

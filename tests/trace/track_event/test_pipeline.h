@@ -29,10 +29,11 @@ inline absl::StatusOr<std::unique_ptr<LoadedTrace>> LoadWithTrackEvents(std::str
     TraceContext context(storage.get());
     EventRouter router(&context);
     EventSorter sorter(0, [&](Event& e) { router.Route(e); });
+    // As the loader does: pid 0 is the idle task in proto traces.
+    context.processes.SetPidZeroIsUpidZeroIdleProcess();
     ImportContext ictx;
     ictx.storage = storage.get();
     ictx.sorter = &sorter;
-    ictx.on_kernel_data = [&] { context.processes.SetPidZeroIsUpidZeroIdleProcess(); };
     ProtoImporter importer(&ictx);
     ictx.track_events->set_descriptor_registry(&context.track_events->descriptor_registry());
     proto::Decoder d(trace);

@@ -143,7 +143,7 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
     t.clock_name.Append(kNullStringId);
     t.clock_value.Append(ts * unit);
     t.snapshot_id.Append(snapshot_id);
-    t.machine_id.Append(OptU32());
+    t.machine_id.Append(OptU32(0));
     t.CommitRow();
   }
   if (d.error()) {
