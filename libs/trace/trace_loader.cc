@@ -34,6 +34,10 @@ std::string EventTypeName(EventType t) {
     case EventType::kAndroidLog: return "android_log";
     case EventType::kSysEnter: return "sys_enter";
     case EventType::kSysExit: return "sys_exit";
+    case EventType::kIrqEnter: return "irq_handler_entry";
+    case EventType::kIrqExit: return "irq_handler_exit";
+    case EventType::kSoftIrqEnter: return "softirq_entry";
+    case EventType::kSoftIrqExit: return "softirq_exit";
   }
   return "unknown";
 }

@@ -32,6 +32,10 @@ enum class EventType : uint8_t {
   kAndroidLog,
   kSysEnter,         // raw_syscalls sys_enter / sys_exit
   kSysExit,
+  kIrqEnter,         // irq_handler_entry / _exit and softirq_entry / _exit
+  kIrqExit,
+  kSoftIrqEnter,
+  kSoftIrqExit,
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -96,6 +100,12 @@ struct BlockedReasonData {
 
 struct SyscallData {
   int64_t number;
+};
+
+struct IrqData {
+  int32_t number;  // irq number, or softirq vector
+  int32_t ret;     // irq exit: 1 handled
+  StringId name;   // irq entry: the handler's name
 };
 
 struct CpuCounterData {
@@ -281,6 +291,7 @@ struct Event {
     BlockedReasonData blocked;
     CpuCounterData cpu_counter;
     SyscallData syscall;
+    IrqData irq;
     EventPayload* payload;
   };
 

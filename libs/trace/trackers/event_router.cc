@@ -32,6 +32,13 @@ void EventRouter::Route(Event& e) {
     case EventType::kCounter: OnCounter(e.ts, e.As<CounterData>()); break;
     case EventType::kTrackEvent: ctx_->track_events->OnTrackEvent(e.ts, e.As<TrackEventData>()); break;
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
+    case EventType::kIrqEnter:
+    case EventType::kIrqExit:
+    case EventType::kSoftIrqEnter:
+    case EventType::kSoftIrqExit:
+      ctx_->sched.Cpu(e.cpu);
+      ctx_->irqs.OnEvent(e);
+      break;
     case EventType::kSysEnter:
     case EventType::kSysExit: {
       const uint32_t utid = ctx_->processes.GetOrCreateThread(e.pid);

@@ -12,6 +12,7 @@ TraceContext::TraceContext(TraceStorage* s)
       slices(s, &args),
       sched(s, &processes),
       syscalls(s, &tracks, &slices),
+      irqs(s, &tracks, &slices),
       track_events(std::make_unique<TrackEventTracker>(this)) {}
 
 TraceContext::~TraceContext() = default;

@@ -6,6 +6,7 @@
 
 #include "libs/trace/storage/trace_storage.h"
 #include "libs/trace/trackers/args_tracker.h"
+#include "libs/trace/trackers/irq_tracker.h"
 #include "libs/trace/trackers/process_tracker.h"
 #include "libs/trace/trackers/sched_tracker.h"
 #include "libs/trace/trackers/slice_tracker.h"
@@ -27,6 +28,7 @@ struct TraceContext {
   SliceTracker slices;
   SchedTracker sched;
   SyscallTracker syscalls;
+  IrqTracker irqs;
   std::unique_ptr<TrackEventTracker> track_events;
 };
 

@@ -253,6 +253,28 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
       ctx_->Push(queue, e);
       return;
     }
+    case event_f::kIrqHandlerEntry:
+    case event_f::kIrqHandlerExit:
+    case event_f::kSoftirqEntry:
+    case event_f::kSoftirqExit: {
+      const EventType type = event_id == event_f::kIrqHandlerEntry ? EventType::kIrqEnter
+                             : event_id == event_f::kIrqHandlerExit ? EventType::kIrqExit
+                             : event_id == event_f::kSoftirqEntry   ? EventType::kSoftIrqEnter
+                                                                    : EventType::kSoftIrqExit;
+      Event e = base_event(type);
+      e.irq = IrqData{0, 0, kNullStringId};
+      const bool is_irq = type == EventType::kIrqEnter || type == EventType::kIrqExit;
+      while (pd.Next(&p)) {
+        // irq_handler_*: irq = 1, name = 2 (entry) / ret = 2 (exit); softirq_*: vec = 1.
+        if (p.id == 1) e.irq.number = p.as_int32();
+        if (is_irq && p.id == 2) {
+          if (type == EventType::kIrqEnter) e.irq.name = ctx_->Intern(p.as_string());
+          else e.irq.ret = p.as_int32();
+        }
+      }
+      ctx_->Push(queue, e);
+      return;
+    }
     case event_f::kPrint:
       while (pd.Next(&p)) {
         if (p.id == pf::print_ftrace_event::kBuf) PushAtrace(ts, b.cpu, pid, p.as_string());
