@@ -7,6 +7,7 @@
 #include "libs/common/status_macros.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/proto_importer.h"
+#include "libs/trace/importers/systrace/systrace_importer.h"
 #include "libs/trace/reader/open_trace.h"
 #include "libs/trace/sorter/event_sorter.h"
 #include "libs/trace/trackers/event_router.h"
@@ -78,6 +79,18 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       info.packets = importer.stats().packets;
       info.decoded_bytes = importer.stats().bytes;
       info.packet_kinds = importer.stats().packet_kinds;
+      break;
+    }
+    case TraceFormat::kSystrace:
+    case TraceFormat::kSystraceHtml: {
+      // ftrace text names the idle task "<idle>-0"; trace_processor treats pid 0 as the idle
+      // process for systrace too.
+      context.processes.SetPidZeroIsUpidZeroIdleProcess();
+      SystraceImporter importer(storage.get(), &sorter);
+      RETURN_IF_ERROR(importer.Import(opened.source.get()));
+      info.packets = importer.stats().lines;
+      info.decoded_bytes = importer.stats().bytes;
+      info.packet_kinds = importer.stats().event_counts;
       break;
     }
     default:

@@ -86,4 +86,31 @@ std::string TaskStateToString(int64_t raw_state, std::optional<KernelVersion> ve
   return out;
 }
 
+std::optional<int64_t> TaskStateFromLetters(std::string_view letters) {
+  if (letters.empty()) return std::nullopt;
+  // Runnable is "R", or "R+" when preempted (0x800 is the 4.4 preemption bit); as in
+  // trace_processor, anything after a leading R other than exactly "+" is ignored.
+  if (letters[0] == 'R') return letters == "R+" ? 0x800 : 0;
+  int64_t raw = 0;
+  for (char c : letters) {
+    switch (c) {
+      case '|': break;  // separator between flags ("D|K")
+      case 'S': raw |= 0x01; break;
+      case 'D': raw |= 0x02; break;
+      case 'T': raw |= 0x04; break;
+      case 't': raw |= 0x08; break;
+      case 'X': raw |= 0x10; break;
+      case 'Z': raw |= 0x20; break;
+      case 'x': raw |= 0x40; break;
+      case 'K': raw |= 0x80; break;
+      case 'W': raw |= 0x100; break;
+      case 'P': raw |= 0x200; break;
+      case 'N': raw |= 0x400; break;
+      case 'I': raw |= 0x02 | 0x400; break;  // idle is uninterruptible + no-load in 4.4
+      default: return std::nullopt;          // includes a late 'R' or '+'
+    }
+  }
+  return raw;
+}
+
 }  // namespace tw

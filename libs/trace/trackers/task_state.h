@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tw {
 
@@ -21,5 +22,11 @@ std::optional<KernelVersion> ParseKernelVersion(std::string_view release);
 
 // The state letters, or "" for an invalid state.
 std::string TaskStateToString(int64_t raw_state, std::optional<KernelVersion> version);
+
+// The reverse, for ftrace text (systrace), which prints prev_state as letters ("S", "D|K",
+// "R+", "I"): the raw bits in the 4.4 layout, because text traces carry no kernel version and
+// TaskStateToString then assumes 4.4, so the letters come back unchanged. nullopt for an empty
+// string or an unknown letter.
+std::optional<int64_t> TaskStateFromLetters(std::string_view letters);
 
 }  // namespace tw
