@@ -12,5 +12,6 @@ using Args = std::vector<std::string>;
 int RunQuery(const Args& args);
 int RunInfo(const Args& args);
 int RunBench(const Args& args);
+int RunSynthSched(const Args& args);
 
 }  // namespace tw::cli

@@ -15,7 +15,8 @@ void PrintUsage() {
                "commands:\n"
                "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
                "  info TRACE                                  describe a trace and its import\n"
-               "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n");
+               "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n"
+               "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n");
 }
 
 }  // namespace
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   if (command == "query") return tw::cli::RunQuery(args);
   if (command == "info") return tw::cli::RunInfo(args);
   if (command == "bench") return tw::cli::RunBench(args);
+  if (command == "synth-sched") return tw::cli::RunSynthSched(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;

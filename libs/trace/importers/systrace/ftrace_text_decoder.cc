@@ -62,7 +62,9 @@ void FtraceTextDecoder::NoteRunningTask(const FtraceTextLine& line) {
   ThreadFacts& facts = it->second;
   // Naming is sent when the thread is new to us (so it exists from its first line on, as in
   // trace_processor) or when the line calls it something else than the trackers last heard.
-  const bool known_name = line.task != "<...>" && !line.task.empty();
+  // The idle task (pid 0) keeps its constant name "swapper" whatever ftrace calls it
+  // ("<idle>", "swapper/3"), so only its first line matters.
+  const bool known_name = line.task != "<...>" && !line.task.empty() && pid != 0;
   const bool renamed =
       known_name && (facts.name == kNullStringId || storage_->Str(facts.name) != line.task);
   if (first_sight || renamed) {

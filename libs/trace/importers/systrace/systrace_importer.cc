@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/trace/importers/systrace/ftrace_text_line.h"
-#include "libs/trace/reader/gzip_chunk_source.h"
+#include "libs/trace/importers/systrace/zlib_stream_source.h"
 
 namespace tw {
 namespace {
@@ -95,7 +95,7 @@ absl::Status SystraceImporter::OnTraceMarker() {
   }
   if (!LooksCompressed(*head)) return absl::OkStatus();
   bytes_before_inflate_ = reader_->bytes_consumed();
-  inflated_ = std::make_unique<GzipChunkSource>(reader_->TakeRemainder());
+  inflated_ = std::make_unique<ZlibStreamSource>(reader_->TakeRemainder());
   reader_ = std::make_unique<LineReader>(inflated_.get());
   stats_.compressed = true;
   return absl::OkStatus();
