@@ -16,7 +16,12 @@ class ChunkedVector {
   static constexpr uint32_t kMask = kChunk - 1;
 
   void push_back(const T& v) {
-    if ((size_ & kMask) == 0) chunks_.emplace_back(new T[kChunk]);
+    if (size_ < kChunk) {
+      // The first chunk grows by doubling, so the many small tables of a trace stay small.
+      if (size_ == first_capacity_) GrowFirstChunk();
+    } else if ((size_ & kMask) == 0) {
+      chunks_.emplace_back(new T[kChunk]);
+    }
     chunks_.back()[size_ & kMask] = v;
     ++size_;
   }
@@ -25,10 +30,24 @@ class ChunkedVector {
   uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   size_t memory_bytes() const {
-    return chunks_.size() * kChunk * sizeof(T) + chunks_.capacity() * sizeof(void*);
+    const size_t full = chunks_.empty() ? 0 : (chunks_.size() - 1) * kChunk;
+    return (full + first_capacity_) * sizeof(T) + chunks_.capacity() * sizeof(void*);
   }
 
  private:
+  void GrowFirstChunk() {
+    const uint32_t capacity = first_capacity_ == 0 ? 16 : first_capacity_ * 2;
+    std::unique_ptr<T[]> grown(new T[capacity]);
+    for (uint32_t i = 0; i < size_; ++i) grown[i] = chunks_[0][i];
+    if (chunks_.empty()) {
+      chunks_.push_back(std::move(grown));
+    } else {
+      chunks_[0] = std::move(grown);
+    }
+    first_capacity_ = capacity;
+  }
+
+  uint32_t first_capacity_ = 0;
   std::vector<std::unique_ptr<T[]>> chunks_;
   uint32_t size_ = 0;
 };

@@ -1,6 +1,8 @@
 #include "libs/trace/trackers/task_state.h"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 
 namespace tw {
 namespace {
@@ -91,24 +93,17 @@ std::optional<int64_t> TaskStateFromLetters(std::string_view letters) {
   // Runnable is "R", or "R+" when preempted (0x800 is the 4.4 preemption bit); as in
   // trace_processor, anything after a leading R other than exactly "+" is ignored.
   if (letters[0] == 'R') return letters == "R+" ? 0x800 : 0;
+  // Each letter's bit in the 4.4 layout; idle is uninterruptible + no-load there.
+  static constexpr std::pair<char, int64_t> kBits[] = {
+      {'S', 0x01}, {'D', 0x02}, {'T', 0x04},  {'t', 0x08},  {'X', 0x10},  {'Z', 0x20},
+      {'x', 0x40}, {'K', 0x80}, {'W', 0x100}, {'P', 0x200}, {'N', 0x400}, {'I', 0x402},
+      {'|', 0}};  // '|' separates letters ("D|K")
   int64_t raw = 0;
   for (char c : letters) {
-    switch (c) {
-      case '|': break;  // separator between flags ("D|K")
-      case 'S': raw |= 0x01; break;
-      case 'D': raw |= 0x02; break;
-      case 'T': raw |= 0x04; break;
-      case 't': raw |= 0x08; break;
-      case 'X': raw |= 0x10; break;
-      case 'Z': raw |= 0x20; break;
-      case 'x': raw |= 0x40; break;
-      case 'K': raw |= 0x80; break;
-      case 'W': raw |= 0x100; break;
-      case 'P': raw |= 0x200; break;
-      case 'N': raw |= 0x400; break;
-      case 'I': raw |= 0x02 | 0x400; break;  // idle is uninterruptible + no-load in 4.4
-      default: return std::nullopt;          // includes a late 'R' or '+'
-    }
+    const auto* it = std::find_if(std::begin(kBits), std::end(kBits),
+                                  [c](const auto& entry) { return entry.first == c; });
+    if (it == std::end(kBits)) return std::nullopt;  // includes a late 'R' or '+'
+    raw |= it->second;
   }
   return raw;
 }

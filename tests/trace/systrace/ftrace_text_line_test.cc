@@ -70,12 +70,12 @@ TEST(FtraceTextLine, TaskNamesWithDashesDigitsAndSpaces) {
 TEST(FtraceTextLine, FlagsRunIntoTheTimestampLikeTraceProcessor) {
   // No space between flags and timestamp: the pattern takes the longest flags that still leave
   // a timestamp, so a digit can end up in the flags.
-  EXPECT_EQ(MustParse("kworker/u16:2-78 (   78) [005] .... 316.196730: tracing_mark_write: B|78|x")
-                .ts,
-            316196730000);
-  EXPECT_EQ(MustParse("kworker/u16:1-77 (   77) [004] ....316.196720: tracing_mark_write: B|77|x")
-                .ts,
-            16196720000);
+  EXPECT_EQ(
+      MustParse("kworker/u16:2-78 (   78) [005] .... 316.196730: tracing_mark_write: B|78|x").ts,
+      316196730000);
+  EXPECT_EQ(
+      MustParse("kworker/u16:1-77 (   77) [004] ....316.196720: tracing_mark_write: B|77|x").ts,
+      16196720000);
 }
 
 TEST(FtraceTextLine, EventNamesKeepInnerColons) {

@@ -71,8 +71,8 @@ TEST(LineReader, OverlongLinesKeepTheirEnds) {
   const std::string text = "a\n" + long_line + "\nb\n" + std::string(3000, 'z');
   TrickleSource src(text, 512);
   LineReader reader(&src, /*max_line_bytes=*/1000);
-  EXPECT_EQ(ReadAll(reader), (std::vector<std::string>{"a", "LONG:<x>...pt>", "b",
-                                                       "LONG:zzz...zzz"}));
+  EXPECT_EQ(ReadAll(reader),
+            (std::vector<std::string>{"a", "LONG:<x>...pt>", "b", "LONG:zzz...zzz"}));
 }
 
 TEST(LineReader, AnErrorComesAfterTheCompleteLines) {

@@ -71,13 +71,15 @@ TEST_F(RealSystraceTest, SchedulingIsConsistent) {
   auto t = LoadFile("catapult__android_systrace.html");
   ASSERT_TRUE(t);
   // Slices on one cpu never overlap; a thread is never in two states at once.
-  EXPECT_EQ(Int(*t, "SELECT COUNT(*) FROM (SELECT ts, dur, LEAD(ts) OVER (PARTITION BY cpu "
-                    "ORDER BY ts) AS next FROM sched) WHERE next IS NOT NULL AND "
-                    "(dur < 0 OR ts + dur > next)"),
+  EXPECT_EQ(Int(*t,
+                "SELECT COUNT(*) FROM (SELECT ts, dur, LEAD(ts) OVER (PARTITION BY cpu "
+                "ORDER BY ts) AS next FROM sched) WHERE next IS NOT NULL AND "
+                "(dur < 0 OR ts + dur > next)"),
             0);
-  EXPECT_EQ(Int(*t, "SELECT COUNT(*) FROM (SELECT ts, dur, LEAD(ts) OVER (PARTITION BY utid "
-                    "ORDER BY ts) AS next FROM thread_state) WHERE next IS NOT NULL AND "
-                    "dur >= 0 AND ts + dur > next"),
+  EXPECT_EQ(Int(*t,
+                "SELECT COUNT(*) FROM (SELECT ts, dur, LEAD(ts) OVER (PARTITION BY utid "
+                "ORDER BY ts) AS next FROM thread_state) WHERE next IS NOT NULL AND "
+                "dur >= 0 AND ts + dur > next"),
             0);
   EXPECT_EQ(Int(*t, "SELECT COUNT(*) FROM thread_state WHERE utid = 0"), 0);
   EXPECT_EQ(Int(*t, "SELECT COUNT(*) FROM sched WHERE end_state IS NULL"), 2);  // one per cpu

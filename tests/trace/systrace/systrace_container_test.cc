@@ -19,12 +19,23 @@ std::vector<std::string> Classify(SystraceContainer& c, const std::string& text)
     TextLine line{std::string_view(text).substr(pos, nl - pos), false, {}};
     const SystraceContainer::Item item = c.Classify(line);
     switch (item.kind) {
-      case SystraceContainer::Kind::kIgnore: break;
-      case SystraceContainer::Kind::kTraceMarker: out.push_back("T"); break;
-      case SystraceContainer::Kind::kFtraceLine: out.push_back("F:" + std::string(item.text)); break;
-      case SystraceContainer::Kind::kProcessDumpStart: out.push_back("PS"); break;
-      case SystraceContainer::Kind::kProcessDumpLine: out.push_back("P:" + std::string(item.text)); break;
-      case SystraceContainer::Kind::kOverlongFtrace: out.push_back("O"); break;
+      case SystraceContainer::Kind::kIgnore:
+        break;
+      case SystraceContainer::Kind::kTraceMarker:
+        out.push_back("T");
+        break;
+      case SystraceContainer::Kind::kFtraceLine:
+        out.push_back("F:" + std::string(item.text));
+        break;
+      case SystraceContainer::Kind::kProcessDumpStart:
+        out.push_back("PS");
+        break;
+      case SystraceContainer::Kind::kProcessDumpLine:
+        out.push_back("P:" + std::string(item.text));
+        break;
+      case SystraceContainer::Kind::kOverlongFtrace:
+        out.push_back("O");
+        break;
     }
     pos = nl + 1;
   }
@@ -35,16 +46,20 @@ using Lines = std::vector<std::string>;
 
 TEST(SystraceContainer, PlainTextWithHeaders) {
   SystraceContainer c;
-  EXPECT_EQ(Classify(c, "capturing trace... done\nTRACE:\ncpus=8\n# tracer: nop\n#\n  a-1 [000] 1.0: e: x\n\n"
-                   "   \n  b-2 [000] 2.0: e: y"),
-            (Lines{"F:capturing trace... done", "T", "F:  a-1 [000] 1.0: e: x",
-                   "F:  b-2 [000] 2.0: e: y"}));
+  EXPECT_EQ(
+      Classify(
+          c,
+          "capturing trace... done\nTRACE:\ncpus=8\n# tracer: nop\n#\n  a-1 [000] 1.0: e: x\n\n"
+          "   \n  b-2 [000] 2.0: e: y"),
+      (Lines{"F:capturing trace... done", "T", "F:  a-1 [000] 1.0: e: x",
+             "F:  b-2 [000] 2.0: e: y"}));
   EXPECT_FALSE(c.is_html());
 }
 
 TEST(SystraceContainer, MarkerAndCpusBeforeText) {
   SystraceContainer c;
-  EXPECT_EQ(Classify(c, "\nTRACE:\ncpus=16\nx-1 [000] 1.0: e: x"), (Lines{"T", "F:x-1 [000] 1.0: e: x"}));
+  EXPECT_EQ(Classify(c, "\nTRACE:\ncpus=16\nx-1 [000] 1.0: e: x"),
+            (Lines{"T", "F:x-1 [000] 1.0: e: x"}));
 }
 
 TEST(SystraceContainer, AnIdleTaskLineIsNotHtml) {
@@ -71,8 +86,8 @@ TEST(SystraceContainer, ModernHtml) {
       "  b-2 [000] 2.0: e: second block, ignored\n  </script>\n"
       "<script class=\"trace-data\" type=\"application/text\">\nCGROUP DUMP\n1 2 3\n</script>\n"
       "</html>\n";
-  EXPECT_EQ(Classify(c, html), (Lines{"PS", "P:USER PID TID CMD", "P:root 1 1 init",
-                                 "F:  a-1 [000] 1.0: e: x"}));
+  EXPECT_EQ(Classify(c, html),
+            (Lines{"PS", "P:USER PID TID CMD", "P:root 1 1 init", "F:  a-1 [000] 1.0: e: x"}));
   EXPECT_TRUE(c.is_html());
   EXPECT_TRUE(c.found_ftrace_block());
   EXPECT_EQ(c.skipped_blocks(), 4);
@@ -89,15 +104,17 @@ TEST(SystraceContainer, LegacyHtmlJavaScriptString) {
       "  a-1 [000] 1.0: e: say \\\"hi\\\" \\\\o/\\n\\\n"
       "         \\n\";\n"
       "  </script>\n</body>\n</html>\n";
-  EXPECT_EQ(Classify(c, html), (Lines{"F:     hwc_eventmon-336   [000] 50260.929925: 0: C|124|VSYNC|1",
-                                 "F:  a-1 [000] 1.0: e: say \"hi\" \\o/"}));
+  EXPECT_EQ(Classify(c, html),
+            (Lines{"F:     hwc_eventmon-336   [000] 50260.929925: 0: C|124|VSYNC|1",
+                   "F:  a-1 [000] 1.0: e: say \"hi\" \\o/"}));
   EXPECT_TRUE(c.found_ftrace_block());
 }
 
 TEST(SystraceContainer, SavedJavaScriptFragmentAsText) {
   SystraceContainer c;
-  EXPECT_EQ(Classify(c, "# tracer: nop\\n\\\n  a-1 [000] 1.0: e: x\\n\\\n  b-2 [000] 2.0: e: y\\n\";\n"
-                   "after the string"),
+  EXPECT_EQ(Classify(c,
+                     "# tracer: nop\\n\\\n  a-1 [000] 1.0: e: x\\n\\\n  b-2 [000] 2.0: e: y\\n\";\n"
+                     "after the string"),
             (Lines{"F:  a-1 [000] 1.0: e: x", "F:  b-2 [000] 2.0: e: y"}));
   EXPECT_TRUE(c.done());
 }
@@ -108,8 +125,9 @@ TEST(SystraceContainer, OverlongLines) {
   // A huge JSON line closing its block at the far end.
   TextLine json{"{\"traceEvents\":[", true, "]}</script>"};
   EXPECT_EQ(c.Classify(json).kind, SystraceContainer::Kind::kIgnore);
-  EXPECT_EQ(Classify(c, "<script class=\"trace-data\" type=\"application/text\">\n"
-                   "# TASK-PID\n  a-1 [000] 1.0: e: x"),
+  EXPECT_EQ(Classify(c,
+                     "<script class=\"trace-data\" type=\"application/text\">\n"
+                     "# TASK-PID\n  a-1 [000] 1.0: e: x"),
             (Lines{"F:  a-1 [000] 1.0: e: x"}));
   TextLine junk{"aaaa", true, "bbbb"};
   EXPECT_EQ(c.Classify(junk).kind, SystraceContainer::Kind::kOverlongFtrace);

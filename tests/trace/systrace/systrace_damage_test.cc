@@ -13,10 +13,10 @@ namespace {
 std::string Deflate(std::string_view text) {
   uLongf size = compressBound(static_cast<uLong>(text.size()));
   std::string out(size, '\0');
-  EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                      reinterpret_cast<const Bytef*>(text.data()),
-                      static_cast<uLong>(text.size()), 9),
-            Z_OK);
+  EXPECT_EQ(
+      compress2(reinterpret_cast<Bytef*>(out.data()), &size,
+                reinterpret_cast<const Bytef*>(text.data()), static_cast<uLong>(text.size()), 9),
+      Z_OK);
   out.resize(size);
   return out;
 }
@@ -73,8 +73,7 @@ TEST(SystraceDamage, GarbageAfterHeaderIsInvalid) {
   auto t = LoadTraceBytes(std::string(kHeader) + "this is not\nftrace at all\n\x01\x02\x03\n");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(t.status().message().find("this is not"), std::string_view::npos)
-      << t.status();
+  EXPECT_NE(t.status().message().find("this is not"), std::string_view::npos) << t.status();
 }
 
 TEST(SystraceDamage, HeaderOnlyIsAnEmptyTrace) {

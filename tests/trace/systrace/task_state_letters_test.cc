@@ -8,8 +8,8 @@ namespace tw {
 namespace {
 
 TEST(TaskStateFromLetters, RoundTripsThroughTheDefaultLayout) {
-  for (std::string_view s : {"R", "R+", "S", "D", "T", "t", "X", "Z", "x", "K", "W", "P", "N",
-                             "I", "DK", "SK", "DN"}) {
+  for (std::string_view s :
+       {"R", "R+", "S", "D", "T", "t", "X", "Z", "x", "K", "W", "P", "N", "I", "DK", "SK", "DN"}) {
     const std::optional<int64_t> raw = TaskStateFromLetters(s);
     ASSERT_TRUE(raw) << s;
     // With no kernel version (text traces have none) the tracker assumes 4.4.

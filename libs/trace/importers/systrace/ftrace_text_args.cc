@@ -102,9 +102,8 @@ FtraceTextArgs::FtraceTextArgs(std::string_view text) {
     while (pos + 1 < text.size() && !IsBlank(text[pos + 1])) ++pos;
   }
   close(text.size());
-  const std::string_view leading =
-      TrimRight(TrimLeft(text.substr(0, leading_end == std::string_view::npos ? text.size()
-                                                                              : leading_end)));
+  const std::string_view leading = TrimRight(
+      TrimLeft(text.substr(0, leading_end == std::string_view::npos ? text.size() : leading_end)));
   if (!leading.empty()) pairs_.insert(pairs_.begin(), {std::string_view("buf"), leading});
 }
 

@@ -19,9 +19,7 @@ class FtraceTextArgs {
   explicit FtraceTextArgs(std::string_view text);
 
   // In the order they appear; a repeated key appears twice.
-  const std::vector<std::pair<std::string_view, std::string_view>>& pairs() const {
-    return pairs_;
-  }
+  const std::vector<std::pair<std::string_view, std::string_view>>& pairs() const { return pairs_; }
   // The first value of `key`.
   std::optional<std::string_view> Find(std::string_view key) const;
   // Decimal (optionally negative); nullopt when absent or not a number that fits.

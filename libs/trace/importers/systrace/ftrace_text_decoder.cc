@@ -78,8 +78,8 @@ void FtraceTextDecoder::NoteRunningTask(const FtraceTextLine& line) {
   }
   if (line.tgid && static_cast<int64_t>(*line.tgid) != facts.tgid) {
     ProcessTreeData tree;
-    tree.threads.push_back({static_cast<int32_t>(line.pid), static_cast<int32_t>(*line.tgid),
-                            std::nullopt});
+    tree.threads.push_back(
+        {static_cast<int32_t>(line.pid), static_cast<int32_t>(*line.tgid), std::nullopt});
     Event e = Event::WithPayload(line.ts, EventType::kProcessTree, std::move(tree));
     e.cpu = static_cast<uint16_t>(line.cpu);
     facts.tgid = *line.tgid;
@@ -118,8 +118,7 @@ bool FtraceTextDecoder::Decode(const FtraceTextLine& line) {
   return true;
 }
 
-bool FtraceTextDecoder::DecodeSchedSwitch(const FtraceTextLine& line,
-                                          const FtraceTextArgs& args) {
+bool FtraceTextDecoder::DecodeSchedSwitch(const FtraceTextLine& line, const FtraceTextArgs& args) {
   const std::optional<int32_t> prev_pid = ToPid(args.FindInt("prev_pid"));
   const std::optional<int32_t> next_pid = ToPid(args.FindInt("next_pid"));
   const std::optional<int64_t> prev_prio = args.FindInt("prev_prio");

@@ -10,9 +10,7 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
-bool IsFlagLetter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.';
-}
+bool IsFlagLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.'; }
 bool IsFlagDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || c == '.'; }
 
 std::string_view Trim(std::string_view s) {

@@ -17,13 +17,13 @@
 namespace tw {
 
 struct FtraceTextLine {
-  std::string_view task;              // trimmed; "<...>" when ftrace did not know the comm
+  std::string_view task;  // trimmed; "<...>" when ftrace did not know the comm
   uint32_t pid = 0;
-  std::optional<uint32_t> tgid;       // absent column, "(-----)" or unparseable: nullopt
+  std::optional<uint32_t> tgid;  // absent column, "(-----)" or unparseable: nullopt
   uint32_t cpu = 0;
-  int64_t ts = 0;                     // nanoseconds
-  std::string_view event;             // "sched_switch", "tracing_mark_write", "0", ...
-  std::string_view args;              // trimmed text after "<event>:"
+  int64_t ts = 0;          // nanoseconds
+  std::string_view event;  // "sched_switch", "tracing_mark_write", "0", ...
+  std::string_view args;   // trimmed text after "<event>:"
 };
 
 // False when the line does not have that shape or a number does not fit.

@@ -57,8 +57,8 @@ absl::StatusOr<bool> LineReader::Fill() {
   if (eof_) return false;
   const size_t old = buf_.size();
   buf_.resize(old + kReadChunkBytes);
-  absl::StatusOr<size_t> n = source_->Read(reinterpret_cast<uint8_t*>(buf_.data() + old),
-                                           kReadChunkBytes);
+  absl::StatusOr<size_t> n =
+      source_->Read(reinterpret_cast<uint8_t*>(buf_.data() + old), kReadChunkBytes);
   if (!n.ok()) {
     buf_.resize(old);
     eof_ = true;

@@ -60,8 +60,8 @@ class LineReader {
   ChunkSource* source_;
   size_t max_line_bytes_;
   std::string buf_;
-  size_t start_ = 0;     // first byte not yet returned
-  size_t scanned_ = 0;   // bytes after start_ already known to hold no '\n'
+  size_t start_ = 0;    // first byte not yet returned
+  size_t scanned_ = 0;  // bytes after start_ already known to hold no '\n'
   bool eof_ = false;
   bool done_ = false;
   absl::Status error_;  // from the source; reported after the lines before it

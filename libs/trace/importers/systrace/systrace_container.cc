@@ -45,8 +45,8 @@ bool IsCpusLine(std::string_view trimmed) {
 // document-level tags count.
 bool StartsHtml(std::string_view trimmed) {
   std::string lower;
-  for (char c : trimmed.substr(0, 9)) lower.push_back(static_cast<char>(std::tolower(
-      static_cast<unsigned char>(c))));
+  for (char c : trimmed.substr(0, 9))
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   for (std::string_view tag : {"<!", "<?xml", "<html", "<head", "<body", "<script", "<meta"}) {
     if (StartsWith(lower, tag)) return true;
   }

@@ -9,8 +9,9 @@
 //   with the "#  TASK-PID ..." header. Other trace-data blocks (Chrome JSON, cgroup dumps) are
 //   skipped; a "PROCESS DUMP" block (ps output) is handed over. As trace_processor does, only
 //   the first ftrace block is imported;
-// - the legacy HTML report, where the text is a JavaScript string ("var linuxPerfData = \"\"
-//   with every line ending in a literal \n\), and fragments of it saved as text.
+// - the legacy HTML report, where the text is a JavaScript string literal (`var linuxPerfData =
+//   "` and then one line of text per source line, each ending in a literal `\n\`), and
+//   fragments of it saved as text.
 
 #include <string>
 #include <string_view>

@@ -146,9 +146,9 @@ absl::Status SystraceImporter::Finish() {
 
   if (stats_.lines > 0 || stats_.process_dump_rows > 0) return absl::OkStatus();
   if (stats_.failed_lines > 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "systrace: no line could be read as ftrace text (", stats_.failed_lines,
-        " tried; the first: \"", first_failure_, "\")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("systrace: no line could be read as ftrace text (", stats_.failed_lines,
+                     " tried; the first: \"", first_failure_, "\")"));
   }
   if (container_.is_html() && !container_.found_ftrace_block()) {
     return absl::InvalidArgumentError(

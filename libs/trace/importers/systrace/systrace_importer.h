@@ -22,11 +22,11 @@
 namespace tw {
 
 struct SystraceImportStats {
-  int64_t lines = 0;            // ftrace lines imported
-  int64_t failed_lines = 0;     // lines where ftrace was expected but could not be read
+  int64_t lines = 0;              // ftrace lines imported
+  int64_t failed_lines = 0;       // lines where ftrace was expected but could not be read
   int64_t process_dump_rows = 0;  // processes and threads from an HTML PROCESS DUMP
-  int64_t bytes = 0;            // text bytes read (after decompression)
-  bool compressed = false;      // the text was zlib-compressed behind "TRACE:"
+  int64_t bytes = 0;              // text bytes read (after decompression)
+  bool compressed = false;        // the text was zlib-compressed behind "TRACE:"
   std::map<std::string, int64_t> event_counts;  // ftrace event name → lines
 };
 

@@ -54,13 +54,13 @@ absl::StatusOr<size_t> ZlibStreamSource::Read(uint8_t* buf, size_t capacity) {
     } else if (ret == Z_BUF_ERROR && !(zs_.avail_in == 0 && input_eof_)) {
       continue;  // needs more input, which is coming
     } else if (ret == Z_BUF_ERROR) {
-      error_ = absl::InvalidArgumentError(absl::StrCat(
-          "zlib stream truncated after ", compressed_in_, " compressed bytes"));
+      error_ = absl::InvalidArgumentError(
+          absl::StrCat("zlib stream truncated after ", compressed_in_, " compressed bytes"));
     } else {
-      error_ = absl::InvalidArgumentError(absl::StrCat(
-          "zlib data corrupt near compressed byte ",
-          compressed_in_ - static_cast<int64_t>(zs_.avail_in), ": ",
-          zs_.msg ? zs_.msg : "inflate failed"));
+      error_ = absl::InvalidArgumentError(
+          absl::StrCat("zlib data corrupt near compressed byte ",
+                       compressed_in_ - static_cast<int64_t>(zs_.avail_in), ": ",
+                       zs_.msg ? zs_.msg : "inflate failed"));
     }
     if (!error_.ok()) break;
   }
