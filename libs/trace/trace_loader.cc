@@ -39,8 +39,20 @@ std::string EventTypeName(EventType t) {
     case EventType::kIrqExit: return "irq_handler_exit";
     case EventType::kSoftIrqEnter: return "softirq_entry";
     case EventType::kSoftIrqExit: return "softirq_exit";
+    case EventType::kThreadName: return "thread_name";
   }
   return "unknown";
+}
+
+// trace_processor's names for the trace_type metadata.
+std::string_view TraceTypeName(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kPerfettoProto: return "proto";
+    case TraceFormat::kJson: return "json";
+    case TraceFormat::kSystrace:
+    case TraceFormat::kSystraceHtml: return "systrace";
+    default: return "unknown";
+  }
 }
 
 int64_t ElapsedNs(std::chrono::steady_clock::time_point since) {
@@ -125,7 +137,7 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
     }
   }
   storage->SetMetadata("trace_size_bytes", info.file_bytes);
-  storage->SetMetadata("trace_type", std::string_view("proto"));
+  storage->SetMetadata("trace_type", std::string_view(TraceTypeName(opened.format)));
   storage->FinalizeStatsAndMetadata();
 
   ASSIGN_OR_RETURN(std::unique_ptr<TraceDatabase> db, TraceDatabase::Open(storage.get()));

@@ -28,7 +28,7 @@
 #include "libs/trace/sorter/event_sorter.h"
 #include "libs/trace/trace_loader.h"
 #include "libs/trace/trackers/event_router.h"
-#include "libs/trace/trackers/task_state.h"
+#include "libs/trace/events/task_state.h"
 #include "libs/trace/trackers/trace_context.h"
 #include "tools/synth/sched_trace_writer.h"
 #include "tools/tracewise/commands.h"

@@ -36,6 +36,7 @@ enum class EventType : uint8_t {
   kIrqExit,
   kSoftIrqEnter,
   kSoftIrqExit,
+  kThreadName,       // a thread seen with a name (systrace lines name their task)
 };
 
 // A typed argument value as trace_processor stores it in `args`.

@@ -206,6 +206,8 @@ bool LooksLikeFtraceText(std::string_view t) {
     const std::string_view line = t.substr(0, nl);
     t = nl == std::string_view::npos ? std::string_view() : t.substr(nl + 1);
     if (TrimRight(line).empty() || line[0] == '#') continue;
+    // atrace writes a "cpus=<n>" header before the events.
+    if (StartsWith(line, "cpus=") && IsDigits(TrimRight(line.substr(5)))) continue;
     return LooksLikeFtraceLine(line);
   }
   return false;

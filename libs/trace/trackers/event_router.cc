@@ -17,6 +17,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kTaskNewtask:
     case EventType::kTaskRename:
     case EventType::kProcessExit:
+    case EventType::kThreadName:
     case EventType::kProcessFree: OnTask(e); break;
     case EventType::kSchedBlockedReason:
       ctx_->sched.PushBlockedReason(
@@ -109,6 +110,7 @@ void EventRouter::OnTask(const Event& e) {
       p.UpdateThreadNameAndMaybeProcessName(utid, t.comm, ThreadNamePriority::kFtrace);
       return;
     }
+    case EventType::kThreadName:
     case EventType::kProcessExit: {
       // Exit is informational; the thread ends when its task struct is freed.
       const uint32_t utid = p.GetOrCreateThread(t.pid);

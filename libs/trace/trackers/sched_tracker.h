@@ -11,7 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/storage/trace_storage.h"
 #include "libs/trace/trackers/process_tracker.h"
-#include "libs/trace/trackers/task_state.h"
+#include "libs/trace/events/task_state.h"
 
 namespace tw {
 

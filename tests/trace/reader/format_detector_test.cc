@@ -139,6 +139,12 @@ TEST(DetectTraceFormat, MalformedProtoIsNotProto) {
   EXPECT_EQ(DetectTraceFormat(std::string("\x08\x01\x0a\x00", 4)), TraceFormat::kUnknown);
 }
 
+TEST(DetectTraceFormat, CpusHeaderBeforeFtraceText) {
+  EXPECT_EQ(DetectTraceFormat("cpus=8\n  chrome-1000  [001] ...1  100.000000: "
+                              "tracing_mark_write: B|1000|x\n"),
+            TraceFormat::kSystrace);
+}
+
 TEST(DetectTraceFormat, DamageAfterAGoodPacketIsStillProto) {
   // One well-formed packet, then a field with number 0: the importer keeps the first packet
   // and reports the damage, so detection must not reject the file.

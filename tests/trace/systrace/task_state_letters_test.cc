@@ -2,7 +2,7 @@
 // its tests live with the importer's.
 #include <gtest/gtest.h>
 
-#include "libs/trace/trackers/task_state.h"
+#include "libs/trace/events/task_state.h"
 
 namespace tw {
 namespace {

@@ -1,4 +1,4 @@
-#include "libs/trace/trackers/task_state.h"
+#include "libs/trace/events/task_state.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "libs/trace/importers/common/atrace_parser.h"
-#include "libs/trace/trackers/task_state.h"
+#include "libs/trace/events/task_state.h"
 
 namespace tw {
 namespace {
@@ -68,9 +68,9 @@ void FtraceTextDecoder::NoteRunningTask(const FtraceTextLine& line) {
   const bool renamed =
       known_name && (facts.name == kNullStringId || storage_->Str(facts.name) != line.task);
   if (first_sight || renamed) {
-    // The router's handling of sched_process_exit is exactly "this pid's thread, named by
-    // ftrace": GetOrCreateThread + UpdateThreadName at ftrace priority, nothing else.
-    Event e = Base(line, EventType::kProcessExit);
+    // "This pid's thread, named by ftrace": the router finds or creates the thread and names
+    // it at ftrace priority.
+    Event e = Base(line, EventType::kThreadName);
     e.task = TaskData{static_cast<int32_t>(line.pid), -1,
                       known_name ? Intern(line.task) : kNullStringId, 0};
     if (known_name) facts.name = e.task.comm;
