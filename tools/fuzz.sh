@@ -12,7 +12,11 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTRACEWISE_FUZZERS=ON -DTRACEWISE_TESTS=OFF -DTRACEWISE_BENCHMARKS=OFF >/dev/null
 fi
-TARGETS=$(ninja -C "$BUILD_DIR" -t targets all | sed -n 's/^\([a-z_]*_fuzzer\): .*/\1/p' | sort -u)
+TARGETS=$(ninja -C "$BUILD_DIR" -t targets all | sed -n 's|^tests/fuzz/\([a-z_]*_fuzzer\): .*|\1|p' | sort -u)
+if [ -z "$TARGETS" ]; then
+  echo "fuzz: no fuzz targets found in $BUILD_DIR" >&2
+  exit 1
+fi
 ninja -C "$BUILD_DIR" -j "${TRACEWISE_JOBS:-2}" $TARGETS
 for t in $TARGETS; do
   corpus=$(mktemp -d)
