@@ -308,7 +308,7 @@ void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {
 void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
   TrackTracker& tracks = ctx_->tracks;
   const std::string_view type = storage_->Str(c.type);
-  uint32_t track;
+  uint32_t track = 0;
   switch (c.scope) {
     case CounterData::Scope::kGlobal:
       track = tracks.InternGlobalCounterTrack(c.name, type, c.unit);
