@@ -66,7 +66,11 @@ TEST(BadInputTest, GarbageIsAClearError) {
 TEST(BadInputTest, JsonIsNotMistakenForProto) {
   auto t = LoadTraceBytes(R"({"traceEvents": []})");
   // Either imported as JSON or refused as an unsupported format; never decoded as protobuf.
-  if (!t.ok()) EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  if (!t.ok()) {
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  } else {
+    EXPECT_EQ((*t)->info().format, "json");
+  }
 }
 
 TEST(BadInputTest, TruncatedTraceKeepsWhatCameBefore) {
