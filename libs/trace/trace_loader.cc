@@ -11,6 +11,7 @@
 #include "libs/trace/reader/open_trace.h"
 #include "libs/trace/sorter/event_sorter.h"
 #include "libs/trace/trackers/event_router.h"
+#include "libs/trace/trackers/track_event_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 
 namespace tw {
@@ -87,6 +88,9 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       ictx.storage = storage.get();
       ictx.sorter = &sorter;
       ProtoImporter importer(&ictx);
+      // Track descriptors are facts about uuids, known before any event is sorted: the
+      // importer records them where the track-event tracker will read them.
+      ictx.track_events->set_descriptor_registry(&context.track_events->descriptor_registry());
       RETURN_IF_ERROR(importer.Import(opened.source.get(), options.max_packet_bytes));
       info.packets = importer.stats().packets;
       info.decoded_bytes = importer.stats().bytes;

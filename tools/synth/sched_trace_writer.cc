@@ -1,12 +1,14 @@
 #include "tools/synth/sched_trace_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <optional>
 #include <queue>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -73,6 +75,7 @@ struct SimThread {
   int32_t prio = 120;
   double mean_sleep_ns = 0;
   int32_t last_cpu = -1;
+  int64_t remaining_ns = 0;  // work left of the current burst after a preemption point
 };
 
 struct SimProcess {
@@ -415,14 +418,20 @@ class Generator {
   void SliceEnd(uint32_t c, int64_t now) {
     SimCpu& cpu = cpus_[c];
     const uint32_t cur = static_cast<uint32_t>(cpu.current);
+    SimThread& th = threads_[cur];
     uint32_t prev_state;
-    if (!cpu.runqueue.empty() && rng_.Chance(0.35)) {
+    if (th.remaining_ns > 0) {
+      if (cpu.runqueue.empty()) {
+        // Its timeslice is up but nobody waits: it just keeps the cpu.
+        Schedule(now + std::exchange(th.remaining_ns, 0), Kind::kSliceEnd, c, cpu.gen);
+        return;
+      }
       // Preempted with work left: back of the queue, runnable ("R+" when a wakeup preempted).
       prev_state = rng_.Chance(0.6) ? preempt_bit_ : 0;
       cpu.runqueue.push_back(cur);
     } else {
       prev_state = rng_.Chance(0.85) ? 1 /* S */ : 2 /* D */;
-      const double sleep = std::max(2'000.0, rng_.Exponential(threads_[cur].mean_sleep_ns));
+      const double sleep = std::max(2'000.0, rng_.Exponential(th.mean_sleep_ns));
       Schedule(now + static_cast<int64_t>(sleep), Kind::kWake, cur);
     }
     SwitchTo(c, now, prev_state, PickNext(c));
@@ -509,8 +518,17 @@ class Generator {
     cpu.current = next;
     ++cpu.gen;
     if (next < 0) return;
-    threads_[next].last_cpu = static_cast<int32_t>(c);
-    const int64_t slice = SliceLength();
+    // A burst of work (until the thread blocks) may be cut into two slices: the thread is
+    // preempted in between if others wait. Work is conserved, so `load` stays what was asked.
+    SimThread& th = threads_[next];
+    th.last_cpu = static_cast<int32_t>(c);
+    const int64_t burst = th.remaining_ns > 0 ? th.remaining_ns : SliceLength();
+    int64_t slice = burst;
+    th.remaining_ns = 0;
+    if (burst >= 20'000 && rng_.Chance(0.3)) {
+      slice = static_cast<int64_t>(static_cast<double>(burst) * (0.2 + 0.6 * rng_.Uniform()));
+      th.remaining_ns = burst - slice;
+    }
     Schedule(ts + slice, Kind::kSliceEnd, c, cpu.gen);
     if (o_.print_rate_hz > 0 && slice >= 20'000 &&
         rng_.Chance(std::min(1.0, o_.print_rate_hz * static_cast<double>(slice) * 1e-9))) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,13 +23,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "libs/common/process_memory.h"
+#include "libs/trace/events/task_state.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/proto_importer.h"
 #include "libs/trace/reader/open_trace.h"
 #include "libs/trace/sorter/event_sorter.h"
 #include "libs/trace/trace_loader.h"
 #include "libs/trace/trackers/event_router.h"
-#include "libs/trace/events/task_state.h"
 #include "libs/trace/trackers/trace_context.h"
 #include "tools/synth/sched_trace_writer.h"
 #include "tools/tracewise/commands.h"
@@ -207,6 +208,7 @@ struct BenchOptions {
   int runs = 3;
   uint64_t seed = 1;
   double print_rate_hz = 0;
+  double load = synth::SchedTraceOptions().load;
   std::string trace;  // reuse this file instead of generating
   std::string dir;    // where generated traces go (default: a new temp dir)
   bool json = false;
@@ -260,7 +262,7 @@ bool ParseFlag(const std::string& arg, const char* name, std::string* value) {
 int Usage() {
   std::fprintf(stderr,
                "usage: tracewise bench [--encoding=plain|compact|both] [--cpus=N] [--seconds=S]\n"
-               "                       [--runs=N] [--seed=N] [--print-rate=HZ] [--trace=PATH]\n"
+               "                       [--runs=N] [--seed=N] [--load=F] [--print-rate=HZ] [--trace=PATH]\n"
                "                       [--dir=DIR] [--keep] [--no-phases] [--json] [--check]\n"
                "  Imports a synthetic sched trace (or PATH) in a child process per run and\n"
                "  reports events/s and peak RSS per event against the targets (>= %.1f M\n"
@@ -290,6 +292,9 @@ std::optional<BenchOptions> ParseArgs(const Args& args) {
       o.seed = std::strtoull(v.c_str(), nullptr, 10);
     } else if (ParseFlag(a, "print-rate", &v)) {
       o.print_rate_hz = std::atof(v.c_str());
+    } else if (ParseFlag(a, "load", &v)) {
+      o.load = std::atof(v.c_str());
+      if (!(o.load > 0)) return std::nullopt;
     } else if (ParseFlag(a, "trace", &v)) {
       o.trace = v;
     } else if (ParseFlag(a, "dir", &v)) {
@@ -327,6 +332,7 @@ bool MeasureEncoding(const BenchOptions& o, std::optional<synth::SchedEncoding> 
     so.encoding = *encoding;
     so.seed = o.seed;
     so.print_rate_hz = o.print_rate_hz;
+    so.load = o.load;
     r->label = synth::SchedEncodingName(*encoding);
     r->path = absl::StrFormat("%s/sched_%s_%ucpu_%gs.pb", dir, r->label, o.cpus, o.seconds);
     std::fprintf(stderr, "generating %s ...\n", r->path.c_str());

@@ -315,7 +315,8 @@ void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
       break;
     case CounterData::Scope::kCpu:
       ctx_->sched.Cpu(static_cast<uint32_t>(c.scope_id));
-      track = tracks.InternCpuCounterTrack(static_cast<uint32_t>(c.scope_id), c.name, type);
+      track = tracks.InternCpuCounterTrack(static_cast<uint32_t>(c.scope_id), c.name, type,
+                                             c.unit);
       break;
     case CounterData::Scope::kProcess:
       track = tracks.InternProcessCounterTrack(ctx_->processes.GetOrCreateProcess(c.scope_id),

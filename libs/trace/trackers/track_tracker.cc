@@ -66,10 +66,11 @@ uint32_t TrackTracker::InternGlobalCounterTrack(StringId name, std::string_view 
                 std::nullopt, std::nullopt, unit);
 }
 
-uint32_t TrackTracker::InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type) {
+uint32_t TrackTracker::InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type,
+                                             StringId unit) {
   const StringId type_id = storage_->Intern(type);
   return Intern({kCpuCounter, cpu, name, type_id}, name, type, "counter", std::nullopt,
-                std::nullopt, cpu, kNullStringId);
+                std::nullopt, cpu, unit);
 }
 
 uint32_t TrackTracker::InternProcessCounterTrack(uint32_t upid, StringId name,

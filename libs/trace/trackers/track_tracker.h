@@ -27,7 +27,8 @@ class TrackTracker {
 
   uint32_t InternGlobalCounterTrack(StringId name, std::string_view type,
                                     StringId unit = kNullStringId);
-  uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type);
+  uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type,
+                                 StringId unit = kNullStringId);
   uint32_t InternProcessCounterTrack(uint32_t upid, StringId name, std::string_view type,
                                      StringId unit = kNullStringId);
   uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, std::string_view type);

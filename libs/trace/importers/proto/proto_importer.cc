@@ -279,7 +279,7 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   proto::Field ts_field, data, interned, defaults;
   bool has_ts = false, has_data = false, has_interned = false, has_defaults = false;
   uint32_t clock_id = 0, sequence_id = 0, flags = 0;
-  bool cleared = false, dropped = false;
+  bool cleared = false, dropped = false, first_on_sequence = false;
   std::optional<int32_t> trusted_pid;
   proto::Decoder d(bytes);
   proto::Field f;
@@ -294,8 +294,8 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
       case tp::kInternedData: interned = f; has_interned = true; break;
       case tp::kTracePacketDefaults: defaults = f; has_defaults = true; break;
       case tp::kTrustedPid: trusted_pid = f.as_int32(); break;
+      case tp::kFirstPacketOnSequence: first_on_sequence = f.as_bool(); break;
       case tp::kTrustedUid:
-      case tp::kFirstPacketOnSequence:
       case tp::kMachineId:
         break;
       default:
@@ -311,6 +311,7 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
     return;
   }
 
+  if (first_on_sequence) track_events_.OnFirstPacketOnSequence(sequence_id);
   SequenceState& seq = ctx_->Sequence(sequence_id);
   if (cleared || (flags & kSeqIncrementalStateCleared)) {
     seq.Clear();
