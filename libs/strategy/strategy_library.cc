@@ -1,0 +1,125 @@
+#include "libs/strategy/strategy_library.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "libs/common/status_macros.h"
+#include "libs/strategy/strategy_parser.h"
+
+namespace tw::strategy {
+namespace fs = std::filesystem;
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path.string()));
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// Files in `dir` whose names end with `suffix`, sorted so loading is deterministic.
+std::vector<fs::path> FilesEndingWith(const fs::path& dir, std::string_view suffix) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+StrategyLibrary::StrategyLibrary(std::vector<Strategy> strategies,
+                                 std::vector<PromptTemplate> templates, KnowledgeBase knowledge)
+    : strategies_(std::move(strategies)),
+      templates_(std::move(templates)),
+      knowledge_(std::move(knowledge)),
+      classifier_(strategies_) {}
+
+absl::StatusOr<StrategyLibrary> StrategyLibrary::Load(const std::string& dir) {
+  if (!fs::is_directory(dir)) {
+    return absl::NotFoundError(absl::StrCat("strategies directory not found: ", dir));
+  }
+  std::vector<Strategy> strategies;
+  std::set<std::string> scenes;
+  for (const fs::path& path : FilesEndingWith(dir, ".strategy.md")) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    ASSIGN_OR_RETURN(Strategy strategy, ParseStrategy(text, path.string()));
+    if (!scenes.insert(strategy.scene).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.string(), ": scene '", strategy.scene, "' is declared twice"));
+    }
+    strategies.push_back(std::move(strategy));
+  }
+  if (!scenes.count("general")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, ": no 'general' strategy; questions matching no scene need a fallback"));
+  }
+  std::vector<PromptTemplate> templates;
+  for (const fs::path& path : FilesEndingWith(fs::path(dir) / "templates", ".md")) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    ASSIGN_OR_RETURN(PromptTemplate tmpl,
+                     ParsePromptTemplate(text, path.stem().string(), path.string()));
+    templates.push_back(std::move(tmpl));
+  }
+  std::vector<KnowledgeTopic> topics;
+  std::set<std::string> topic_ids;
+  for (const fs::path& path : FilesEndingWith(fs::path(dir) / "knowledge", ".md")) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    ASSIGN_OR_RETURN(KnowledgeTopic topic, ParseKnowledgeTopic(text, path.string()));
+    if (!topic_ids.insert(topic.topic).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.string(), ": topic '", topic.topic, "' is declared twice"));
+    }
+    topics.push_back(std::move(topic));
+  }
+  return StrategyLibrary(std::move(strategies), std::move(templates),
+                         KnowledgeBase(std::move(topics)));
+}
+
+const Strategy* StrategyLibrary::Find(const std::string& scene) const {
+  for (const Strategy& s : strategies_) {
+    if (s.scene == scene) return &s;
+  }
+  return nullptr;
+}
+
+const PromptTemplate* StrategyLibrary::FindTemplate(const std::string& name) const {
+  for (const PromptTemplate& t : templates_) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+std::string DefaultStrategiesDir() {
+  if (const char* env = std::getenv("TRACEWISE_STRATEGIES_DIR"); env && *env) return env;
+  std::error_code ec;
+  std::vector<fs::path> starts = {fs::current_path(ec)};
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) starts.push_back(exe.parent_path());
+  for (fs::path dir : starts) {
+    for (int depth = 0; depth < 6 && !dir.empty(); ++depth) {
+      if (fs::exists(dir / "strategies" / "general.strategy.md", ec)) {
+        return (dir / "strategies").string();
+      }
+      if (dir == dir.parent_path()) break;
+      dir = dir.parent_path();
+    }
+  }
+  return "strategies";
+}
+
+}  // namespace tw::strategy
