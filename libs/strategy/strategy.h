@@ -19,7 +19,8 @@ struct Phase {
 };
 
 // Parameters passed to a skill: input name → expression (in the skill expression language)
-// evaluated against the results gathered so far, e.g. `probes.focus_app.rows[0].upid`.
+// evaluated against the results gathered so far, e.g. `steps.focus_app.rows[0].upid` (probes,
+// steps and drills share one id namespace, so a probe's results are `steps.<probe id>` too).
 using ParamExpressions = std::map<std::string, std::string>;
 
 // A skill the offline analyst always runs for this scene, in order.
@@ -46,7 +47,7 @@ struct Drill {
 };
 
 struct Procedure {
-  std::vector<ProcedureStep> probes;  // context probes, stored under `probes.<id>`
+  std::vector<ProcedureStep> probes;  // context probes, run first
   std::vector<ProcedureStep> steps;
   std::vector<Drill> drills;
 };

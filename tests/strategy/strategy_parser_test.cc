@@ -23,7 +23,7 @@ procedure:
     - skill: focus_app
   steps:
     - skill: jank_root_causes
-      params: {upid: "probes.focus_app.rows[0].upid"}
+      params: {upid: "steps.focus_app.rows[0].upid"}
   drills:
     - id: worst
       skill: frame_detail
@@ -75,7 +75,7 @@ TEST(StrategyParserTest, ParsesEveryField) {
   ASSERT_EQ(s->procedure.probes.size(), 1u);
   EXPECT_EQ(s->procedure.probes[0].id, "focus_app");  // id defaults to the skill name
   ASSERT_EQ(s->procedure.steps.size(), 1u);
-  EXPECT_EQ(s->procedure.steps[0].params.at("upid"), "probes.focus_app.rows[0].upid");
+  EXPECT_EQ(s->procedure.steps[0].params.at("upid"), "steps.focus_app.rows[0].upid");
   EXPECT_EQ(s->procedure.steps[0].line, 16);
   ASSERT_EQ(s->procedure.drills.size(), 1u);
   EXPECT_EQ(s->procedure.drills[0].over, "jank_root_causes");
