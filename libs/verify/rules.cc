@@ -1,0 +1,225 @@
+#include "libs/verify/rules.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/verify/grounding.h"
+#include "libs/verify/stated_numbers.h"
+
+namespace tw::verify {
+namespace {
+
+void Add(Issues& out, IssueSeverity severity, std::string kind, std::string message,
+         std::string finding_id = "") {
+  out.push_back({severity, std::move(kind), std::move(message), std::move(finding_id)});
+}
+
+bool IsSevere(Severity s) { return s == Severity::kCritical || s == Severity::kHigh; }
+
+std::string Lower(const std::string& s) { return absl::AsciiStrToLower(s); }
+
+std::string FindingText(const Finding& f) { return absl::StrCat(f.title, "\n", f.description); }
+
+bool Contains(const std::string& haystack_lower, std::string_view needle) {
+  return haystack_lower.find(needle) != std::string::npos;
+}
+
+bool CalledSkill(const AnalysisRecord& record, std::string_view skill) {
+  return std::any_of(record.tool_calls.begin(), record.tool_calls.end(),
+                     [&](const ToolCall& c) { return c.ok && c.skill == skill; });
+}
+
+bool HasSevereFinding(const AnalysisRecord& record) {
+  return std::any_of(record.findings.begin(), record.findings.end(),
+                     [](const Finding& f) { return IsSevere(f.severity); });
+}
+
+// All text the analysis states: conclusion and findings.
+std::string StatedText(const AnalysisRecord& record) {
+  std::string text = record.conclusion;
+  for (const Finding& f : record.findings) absl::StrAppend(&text, "\n", FindingText(f));
+  return text;
+}
+
+}  // namespace
+
+void CheckPlan(const AnalysisRecord& record, Issues& out) {
+  if (!record.plan.present) {
+    if (!record.deterministic) {
+      Add(out, IssueSeverity::kError, "plan_missing",
+          "No plan was submitted. Submit a plan (submit_plan) covering the scene's aspects "
+          "before concluding.");
+    }
+    return;
+  }
+  std::set<std::string> covered;
+  for (const std::string& a : record.plan.covered_aspects) covered.insert(Lower(a));
+  std::vector<std::string> missing;
+  for (const std::string& aspect : record.requirements.plan_aspects) {
+    if (!covered.count(Lower(aspect))) missing.push_back(aspect);
+  }
+  if (!missing.empty()) {
+    Add(out, IssueSeverity::kError, "plan_aspect_missing",
+        absl::StrCat("The plan does not cover: ", absl::StrJoin(missing, "; "),
+                     ". Revise the plan (revise_plan) to cover them."));
+  }
+  for (const std::string& phase_id : record.requirements.mandatory_phases) {
+    auto it = std::find_if(record.plan.phases.begin(), record.plan.phases.end(),
+                           [&](const PlanPhase& p) { return p.id == phase_id; });
+    if (it == record.plan.phases.end()) {
+      Add(out, IssueSeverity::kError, "mandatory_phase_missing",
+          absl::StrCat("Mandatory phase '", phase_id, "' is not in the plan."));
+    } else if (it->status != "done") {
+      Add(out, IssueSeverity::kError, "mandatory_phase_incomplete",
+          absl::StrCat("Mandatory phase '", phase_id, "' is '", it->status,
+                       "', not done. Complete it (update_plan_phase) or explain with "
+                       "flag_uncertainty why the trace cannot support it."));
+    }
+  }
+}
+
+void CheckEvidence(const AnalysisRecord& record, Issues& out) {
+  for (const Finding& f : record.findings) {
+    if (f.evidence.empty()) {
+      Add(out, IsSevere(f.severity) ? IssueSeverity::kError : IssueSeverity::kWarning,
+          "finding_without_evidence",
+          absl::StrCat("Finding '", f.title, "' (", SeverityName(f.severity),
+                       ") cites no artifact. Cite the results it rests on."),
+          f.id);
+    }
+    for (const std::string& id : f.evidence) {
+      if (!record.FindArtifact(id)) {
+        Add(out, IssueSeverity::kError, "unknown_artifact",
+            absl::StrCat("Finding '", f.title, "' cites artifact '", id,
+                         "', which no tool call produced."),
+            f.id);
+      }
+    }
+  }
+}
+
+void CheckGrounding(const AnalysisRecord& record, Issues& out) {
+  for (const Finding& f : record.findings) {
+    std::vector<const Artifact*> cited;
+    for (const std::string& id : f.evidence) {
+      if (const Artifact* a = record.FindArtifact(id)) cited.push_back(a);
+    }
+    if (cited.empty()) continue;  // reported by CheckEvidence
+    std::vector<std::string> ungrounded;
+    for (const StatedNumber& n : FindStatedNumbers(FindingText(f))) {
+      // Small bare counts ("2 threads", "3 frames") and thresholds are not measurements.
+      if (n.is_threshold || IsWellKnownConstant(n)) continue;
+      if (n.unit == NumberUnit::kNone && n.value < 10) continue;
+      if (!IsGrounded(n, cited)) ungrounded.push_back(n.text);
+    }
+    if (!ungrounded.empty()) {
+      Add(out, IsSevere(f.severity) ? IssueSeverity::kError : IssueSeverity::kWarning,
+          "ungrounded_number",
+          absl::StrCat("Finding '", f.title, "' states ", absl::StrJoin(ungrounded, ", "),
+                       ", not found in the artifacts it cites (", absl::StrJoin(f.evidence, ", "),
+                       "). Cite the result that contains each number or correct it."),
+          f.id);
+    }
+  }
+}
+
+void CheckHypotheses(const AnalysisRecord& record, Issues& out) {
+  for (const Hypothesis& h : record.hypotheses) {
+    if (h.status == HypothesisStatus::kOpen) {
+      Add(out, IssueSeverity::kError, "hypothesis_unresolved",
+          absl::StrCat("Hypothesis '", h.statement,
+                       "' is still open. Confirm or reject it with evidence "
+                       "(resolve_hypothesis)."));
+    } else if (h.status == HypothesisStatus::kConfirmed && h.evidence.empty()) {
+      Add(out, IssueSeverity::kWarning, "hypothesis_without_evidence",
+          absl::StrCat("Hypothesis '", h.statement, "' was confirmed without citing evidence."));
+    }
+  }
+}
+
+void CheckSceneCompleteness(const AnalysisRecord& record, Issues& out) {
+  const std::string text = Lower(StatedText(record));
+  if (record.scene == "scrolling" && HasSevereFinding(record) &&
+      !CalledSkill(record, "frame_detail")) {
+    Add(out, IssueSeverity::kError, "scene_incomplete",
+        "Significant jank was reported without a per-frame deep drill. Run frame_detail on the "
+        "worst janky frame of each dominant cause.");
+  }
+  if (record.scene == "startup" && !record.findings.empty()) {
+    const bool states_type =
+        Contains(text, "cold") || Contains(text, "warm") || Contains(text, "hot");
+    bool states_duration = false;
+    for (const StatedNumber& n : FindStatedNumbers(StatedText(record))) {
+      states_duration |= IsDuration(n.unit);
+    }
+    if (!states_type || !states_duration) {
+      Add(out, IssueSeverity::kError, "scene_incomplete",
+          "A startup analysis must state the startup type (cold, warm or hot) and its duration "
+          "from android_startups.");
+    }
+  }
+  if (record.scene == "anr" && HasSevereFinding(record) &&
+      !CalledSkill(record, "anr_blocking_chain")) {
+    Add(out, IssueSeverity::kError, "scene_incomplete",
+        "An ANR diagnosis must give the main thread's blocking chain (anr_blocking_chain).");
+  }
+}
+
+void CheckConclusion(const AnalysisRecord& record, Issues& out) {
+  const bool empty_conclusion =
+      std::all_of(record.conclusion.begin(), record.conclusion.end(),
+                  [](char c) { return absl::ascii_isspace(static_cast<unsigned char>(c)); });
+  if (empty_conclusion) {
+    Add(out, IssueSeverity::kError, "conclusion_missing",
+        "The analysis has no conclusion. Summarise the answer and its main cause.");
+  }
+  const auto criticals = std::count_if(record.findings.begin(), record.findings.end(),
+                                       [](const Finding& f) { return f.severity == Severity::kCritical; });
+  if (criticals > 3) {
+    Add(out, IssueSeverity::kWarning, "too_many_criticals",
+        absl::StrCat(criticals, " findings are critical. Critical means the main cause of the "
+                                "user-visible problem; rank the others lower."));
+  }
+  for (size_t i = 1; i < record.findings.size(); ++i) {
+    if (record.findings[i].severity < record.findings[i - 1].severity) {
+      Add(out, IssueSeverity::kWarning, "findings_out_of_order",
+          "Findings are not in severity order (critical first).");
+      break;
+    }
+  }
+}
+
+void CheckKnownMisdiagnoses(const AnalysisRecord& record, Issues& out) {
+  for (const Finding& f : record.findings) {
+    const std::string text = Lower(FindingText(f));
+    if (f.severity == Severity::kCritical) {
+      for (std::string_view single : {"1 frame", "one frame", "a single frame", "1 janky frame",
+                                      "one janky frame", "single slow frame", "1 slow frame"}) {
+        const size_t pos = text.find(single);
+        // "1 frame" must not be the tail of "11 frames" / "of 1 frames".
+        if (pos != std::string::npos && (pos == 0 || !absl::ascii_isdigit(text[pos - 1]))) {
+          Add(out, IssueSeverity::kError, "misdiagnosis_single_frame",
+              absl::StrCat("Finding '", f.title,
+                           "' rates a single slow frame as critical. One frame is not a "
+                           "stutter problem; lower its severity."),
+              f.id);
+          break;
+        }
+      }
+    }
+    if (IsSevere(f.severity) && Contains(text, "buffer stuffing") &&
+        (Contains(text, "app jank") || Contains(text, "app deadline") ||
+         Contains(text, "caused by the app") || Contains(Lower(f.title), "buffer stuffing"))) {
+      Add(out, IssueSeverity::kError, "misdiagnosis_buffer_stuffing",
+          absl::StrCat("Finding '", f.title,
+                       "' treats Buffer Stuffing as app jank. Buffer Stuffing follows earlier late "
+                       "frames; count it apart and attribute the frames that caused it."),
+          f.id);
+    }
+  }
+}
+
+}  // namespace tw::verify
