@@ -52,7 +52,7 @@ struct Hypothesis {
 
 struct PlanPhase {
   std::string id;
-  std::string status;  // "pending", "in_progress", "done", "skipped"
+  std::string status;  // "pending", "in_progress", "done", "skipped", "not_supported"
   std::string summary;
 };
 

@@ -72,6 +72,11 @@ void CheckPlan(const AnalysisRecord& record, Issues& out) {
     if (it == record.plan.phases.end()) {
       Add(out, IssueSeverity::kError, "mandatory_phase_missing",
           absl::StrCat("Mandatory phase '", phase_id, "' is not in the plan."));
+    } else if (it->status == "not_supported") {
+      // The trace lacks the data for this phase: a limit to report, not a flaw of the analysis.
+      Add(out, IssueSeverity::kWarning, "mandatory_phase_not_supported",
+          absl::StrCat("Mandatory phase '", phase_id, "' could not run on this trace",
+                       it->summary.empty() ? "" : absl::StrCat(": ", it->summary), "."));
     } else if (it->status != "done") {
       Add(out, IssueSeverity::kError, "mandatory_phase_incomplete",
           absl::StrCat("Mandatory phase '", phase_id, "' is '", it->status,

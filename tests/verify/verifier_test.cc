@@ -59,6 +59,9 @@ TEST(VerifierTest, MissingPlanAndIncompletePhases) {
   VerifyResult result = Verify(r);
   EXPECT_TRUE(HasIssue(result, "plan_aspect_missing", IssueSeverity::kError));
   EXPECT_TRUE(HasIssue(result, "mandatory_phase_incomplete", IssueSeverity::kError));
+  r.plan.phases[1].status = "not_supported";  // the trace lacks the data: a warning
+  EXPECT_TRUE(HasIssue(Verify(r), "mandatory_phase_not_supported", IssueSeverity::kWarning));
+  EXPECT_FALSE(HasIssue(Verify(r), "mandatory_phase_incomplete", IssueSeverity::kError));
   r.plan = Plan{};
   EXPECT_TRUE(HasIssue(Verify(r), "plan_missing", IssueSeverity::kError));
   r.deterministic = true;  // the offline analyst's procedure is its plan
