@@ -34,6 +34,7 @@ const char* StepStatusName(StepStatus status);
 struct StepResult {
   std::string skill;  // the skill that ran the step
   std::string step;   // step id; for_each iterations are "<id>[<i>]"
+  std::string kind;   // sql | skill | for_each | diagnose
   StepStatus status = StepStatus::kOk;
   std::string message;  // why skipped / failed / not supported
   std::vector<ResultColumn> columns;

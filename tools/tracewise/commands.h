@@ -13,5 +13,6 @@ int RunQuery(const Args& args);
 int RunInfo(const Args& args);
 int RunBench(const Args& args);
 int RunSynthSched(const Args& args);
+int RunSkillCommand(const Args& args);
 
 }  // namespace tw::cli

@@ -16,7 +16,8 @@ void PrintUsage() {
                "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
                "  info TRACE                                  describe a trace and its import\n"
                "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n"
-               "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n");
+               "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n"
+               "  skill list|describe|run|validate ...        analysis skills (skill --help)\n");
 }
 
 }  // namespace
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   if (command == "info") return tw::cli::RunInfo(args);
   if (command == "bench") return tw::cli::RunBench(args);
   if (command == "synth-sched") return tw::cli::RunSynthSched(args);
+  if (command == "skill") return tw::cli::RunSkillCommand(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;

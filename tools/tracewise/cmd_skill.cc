@@ -1,0 +1,415 @@
+// `tracewise skill list|describe|run|validate`: the skill library from the command line.
+//
+//   skill list [--skills DIR]
+//   skill describe SKILL [--skills DIR]
+//   skill run TRACE SKILL [--param k=v ...] [--format table|json] [--skills DIR]
+//   skill validate [DIR] [--strict] [--no-engine]
+//
+// Runs in process (the trace is loaded here). Exit codes: 0 success, 1 error (load, SQL, a
+// required step failed), 2 usage or invalid parameters, 3 the skill is not supported by this
+// trace (missing tables or modules); validate exits 1 on any error (and on warnings with
+// --strict).
+
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/common/units.h"
+#include "libs/skills/skill_executor.h"
+#include "libs/skills/skill_library.h"
+#include "libs/skills/skill_validator.h"
+#include "libs/skills/trace_database_runner.h"
+#include "libs/trace/query/result_format.h"
+#include "libs/trace/trace_loader.h"
+#include "tools/tracewise/commands.h"
+
+namespace tw::cli {
+namespace {
+
+using skills::ColumnType;
+using skills::Diagnostic;
+using skills::Finding;
+using skills::Skill;
+using skills::SkillLibrary;
+using skills::SkillRunResult;
+using skills::StepResult;
+
+void Usage() {
+  std::fprintf(stderr,
+               "usage: tracewise skill list [--skills DIR]\n"
+               "       tracewise skill describe SKILL [--skills DIR]\n"
+               "       tracewise skill run TRACE SKILL [--param k=v ...] [--format table|json] "
+               "[--skills DIR]\n"
+               "       tracewise skill validate [DIR] [--strict] [--no-engine]\n");
+}
+
+struct Options {
+  std::string skills_dir;
+  std::string format = "table";
+  std::map<std::string, std::string> params;
+  bool strict = false;
+  bool engine = true;
+  std::vector<std::string> positional;
+  bool ok = true;
+};
+
+Options ParseOptions(const Args& args, size_t from) {
+  Options o;
+  for (size_t i = from; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* flag) -> std::string {
+      const std::string prefix = absl::StrCat(flag, "=");
+      if (a.rfind(prefix, 0) == 0) return a.substr(prefix.size());
+      if (i + 1 < args.size()) return args[++i];
+      o.ok = false;
+      return "";
+    };
+    if (a == "--skills" || a.rfind("--skills=", 0) == 0) {
+      o.skills_dir = value("--skills");
+    } else if (a == "--format" || a.rfind("--format=", 0) == 0) {
+      o.format = value("--format");
+    } else if (a == "--param" || a.rfind("--param=", 0) == 0) {
+      const std::string kv = value("--param");
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::fprintf(stderr, "tracewise: --param needs key=value, got '%s'\n", kv.c_str());
+        o.ok = false;
+      } else {
+        o.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+      }
+    } else if (a == "--strict") {
+      o.strict = true;
+    } else if (a == "--no-engine") {
+      o.engine = false;
+    } else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "tracewise: unknown option %s\n", a.c_str());
+      o.ok = false;
+    } else {
+      o.positional.push_back(a);
+    }
+  }
+  if (o.format != "table" && o.format != "json") o.ok = false;
+  return o;
+}
+
+// Loads the library; prints load errors (files with errors are left out) and returns false if
+// nothing loaded.
+bool LoadLibrary(const Options& o, SkillLibrary* library) {
+  const std::string dir = o.skills_dir.empty() ? skills::DefaultSkillsDir() : o.skills_dir;
+  std::vector<Diagnostic> diags;
+  *library = SkillLibrary::LoadDirectory(dir, &diags);
+  for (const auto& d : diags) {
+    if (!d.warning) std::fprintf(stderr, "%s\n", d.ToString().c_str());
+  }
+  return library->size() > 0;
+}
+
+std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+int List(const Options& o) {
+  SkillLibrary library;
+  if (!LoadLibrary(o, &library)) return 1;
+  QueryResult table;
+  table.columns = {"name", "category", "version", "description"};
+  for (const Skill* s : library.All()) {
+    table.rows.push_back({SqlValue::String(s->name), SqlValue::String(s->category),
+                          SqlValue::String(s->version), SqlValue::String(FirstLine(s->description))});
+  }
+  const std::string out = FormatTable(table, 90);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+std::string SqlValueText(const SqlValue& v) {
+  switch (v.type) {
+    case SqlValue::Type::kNull:
+      return "null";
+    case SqlValue::Type::kInt:
+      return absl::StrCat(v.int_value);
+    case SqlValue::Type::kDouble:
+      return absl::StrCat(v.double_value);
+    case SqlValue::Type::kString:
+      return v.string_value;
+  }
+  return "";
+}
+
+int Describe(const Options& o) {
+  if (o.positional.size() != 1) {
+    Usage();
+    return 2;
+  }
+  SkillLibrary library;
+  if (!LoadLibrary(o, &library)) return 1;
+  const Skill* s = library.Find(o.positional[0]);
+  if (!s) {
+    std::fprintf(stderr, "tracewise: no skill '%s'\n", o.positional[0].c_str());
+    return 1;
+  }
+  std::printf("%s (v%s, %s)\n  %s\n  file: %s\n", s->name.c_str(), s->version.c_str(),
+              s->category.c_str(), s->description.c_str(), s->location.file.c_str());
+  if (!s->tags.empty()) std::printf("  tags: %s\n", absl::StrJoin(s->tags, ", ").c_str());
+  if (!s->required_tables.empty() || !s->required_modules.empty()) {
+    std::printf("requires:\n");
+    if (!s->required_tables.empty()) {
+      std::printf("  tables: %s\n", absl::StrJoin(s->required_tables, ", ").c_str());
+    }
+    if (!s->required_modules.empty()) {
+      std::printf("  modules: %s\n", absl::StrJoin(s->required_modules, ", ").c_str());
+    }
+  }
+  if (!s->inputs.empty()) std::printf("inputs:\n");
+  for (const auto& in : s->inputs) {
+    std::printf("  %s: %s%s%s%s\n", in.name.c_str(), skills::InputTypeName(in.type),
+                in.required ? " (required)" : "",
+                in.default_value ? absl::StrCat(" = ", SqlValueText(*in.default_value)).c_str() : "",
+                in.values.empty() ? "" : absl::StrCat(" {", absl::StrJoin(in.values, "|"), "}").c_str());
+    if (!in.description.empty()) std::printf("      %s\n", in.description.c_str());
+  }
+  std::printf("steps:\n");
+  for (const auto& st : s->steps) {
+    std::string detail;
+    if (st.kind == skills::Step::Kind::kSkill) detail = absl::StrCat(" -> ", st.skill);
+    if (st.kind == skills::Step::Kind::kForEach) {
+      detail = absl::StrCat(" over ", st.over, " (max ", st.max_items, ")");
+    }
+    if (st.kind == skills::Step::Kind::kDiagnose) detail = absl::StrCat(" (", st.rules.size(), " rules)");
+    std::printf("  %s: %s%s%s%s%s\n", st.id.c_str(), skills::StepKindName(st.kind), detail.c_str(),
+                st.optional ? " optional" : "",
+                st.when ? absl::StrCat(" when ", st.when->text()).c_str() : "",
+                st.display.title.empty() ? "" : absl::StrCat(" — ", st.display.title).c_str());
+  }
+  return 0;
+}
+
+// A cell as people read it, by the column's declared type.
+std::string HumanCell(const SqlValue& v, const skills::ResultColumn& c) {
+  if (v.type == SqlValue::Type::kNull) return "";
+  if (v.type == SqlValue::Type::kInt || v.type == SqlValue::Type::kDouble) {
+    const double d = v.type == SqlValue::Type::kInt ? static_cast<double>(v.int_value) : v.double_value;
+    switch (c.type) {
+      case ColumnType::kDurationNs:
+        return FormatDurationNs(static_cast<int64_t>(d));
+      case ColumnType::kBytes:
+        return FormatBytes(static_cast<int64_t>(d));
+      case ColumnType::kPercent:
+        return absl::StrCat(std::round(d * 100) / 100, "%");
+      default:
+        break;
+    }
+    std::string s = v.type == SqlValue::Type::kInt ? absl::StrCat(v.int_value)
+                                                   : absl::StrCat(std::round(d * 1000) / 1000);
+    return c.unit.empty() ? s : absl::StrCat(s, " ", c.unit);
+  }
+  return v.string_value;
+}
+
+void PrintStepTable(const StepResult& r) {
+  if (r.level == "hidden") return;
+  if (r.kind == "diagnose" && r.status == skills::StepStatus::kOk) return;  // see Findings
+  std::printf("\n== %s [%s] %s\n", r.title.empty() ? r.step.c_str() : r.title.c_str(),
+              r.step.c_str(), r.status == skills::StepStatus::kOk
+                                  ? ""
+                                  : absl::StrCat("(", skills::StepStatusName(r.status), ": ",
+                                                 r.message, ")").c_str());
+  if (r.status != skills::StepStatus::kOk || r.kind == "diagnose") return;
+  QueryResult table;
+  for (const auto& c : r.columns) table.columns.push_back(c.name);
+  const size_t limit = r.level == "summary" ? 100 : 50;
+  for (size_t i = 0; i < r.rows.size() && i < limit; ++i) {
+    std::vector<SqlValue> row;
+    for (size_t c = 0; c < r.rows[i].size(); ++c) {
+      const SqlValue& v = r.rows[i][c];
+      // Numbers stay numbers (right-aligned) unless a type gives them a unit.
+      const auto type = r.columns[c].type;
+      const bool human = type == ColumnType::kDurationNs || type == ColumnType::kBytes ||
+                         type == ColumnType::kPercent || !r.columns[c].unit.empty();
+      row.push_back(human || v.type == SqlValue::Type::kString
+                        ? SqlValue::String(HumanCell(v, r.columns[c]))
+                        : v);
+    }
+    table.rows.push_back(std::move(row));
+  }
+  table.truncated = r.truncated || r.rows.size() > limit;
+  const std::string out = FormatTable(table, 60);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+nlohmann::json SqlJson(const SqlValue& v) {
+  switch (v.type) {
+    case SqlValue::Type::kNull:
+      return nullptr;
+    case SqlValue::Type::kInt:
+      return v.int_value;
+    case SqlValue::Type::kDouble:
+      return std::isfinite(v.double_value) ? nlohmann::json(v.double_value) : nlohmann::json();
+    case SqlValue::Type::kString:
+      return v.string_value;
+  }
+  return nullptr;
+}
+
+nlohmann::json StepJson(const StepResult& r) {
+  nlohmann::json j;
+  j["step"] = r.step;
+  j["kind"] = r.kind;
+  j["status"] = skills::StepStatusName(r.status);
+  if (!r.message.empty()) j["message"] = r.message;
+  j["title"] = r.title;
+  j["level"] = r.level;
+  j["artifact_id"] = r.artifact_id;
+  j["columns"] = nlohmann::json::array();
+  for (const auto& c : r.columns) {
+    j["columns"].push_back({{"name", c.name}, {"type", skills::ColumnTypeName(c.type)}, {"unit", c.unit}});
+  }
+  j["rows"] = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::json jr = nlohmann::json::array();
+    for (const auto& v : row) jr.push_back(SqlJson(v));
+    j["rows"].push_back(std::move(jr));
+  }
+  j["truncated"] = r.truncated;
+  nlohmann::json prov;
+  prov["skill"] = r.skill;
+  prov["sql"] = r.sql;
+  prov["elapsed_ns"] = r.elapsed_ns;
+  prov["parameters"] = nlohmann::json::object();
+  for (const auto& [k, v] : r.parameters) prov["parameters"][k] = SqlJson(v);
+  j["provenance"] = std::move(prov);
+  return j;
+}
+
+nlohmann::json FindingJson(const Finding& f) {
+  nlohmann::json j;
+  j["skill"] = f.skill;
+  j["rule"] = f.rule;
+  j["severity"] = skills::SeverityName(f.severity);
+  j["title"] = f.title;
+  j["description"] = f.description;
+  j["suggestions"] = f.suggestions;
+  nlohmann::json ev;
+  ev["step"] = f.evidence_step;
+  ev["artifact_id"] = f.evidence_artifact_id;
+  if (f.evidence_row >= 0) ev["row"] = f.evidence_row;
+  ev["fields"] = nlohmann::json::object();
+  for (const auto& [k, v] : f.evidence_fields) ev["fields"][k] = SqlJson(v);
+  j["evidence"] = std::move(ev);
+  return j;
+}
+
+int ExitCode(const SkillRunResult& r) {
+  switch (r.outcome) {
+    case skills::SkillOutcome::kOk:
+      return 0;
+    case skills::SkillOutcome::kInvalidArgument:
+      return 2;
+    case skills::SkillOutcome::kNotSupported:
+      return 3;
+    case skills::SkillOutcome::kError:
+      return 1;
+  }
+  return 1;
+}
+
+int RunSkill(const Options& o) {
+  if (o.positional.size() != 2) {
+    Usage();
+    return 2;
+  }
+  SkillLibrary library;
+  if (!LoadLibrary(o, &library)) return 1;
+  const Skill* skill = library.Find(o.positional[1]);
+  if (!skill) {
+    std::fprintf(stderr, "tracewise: no skill '%s' (see `tracewise skill list`)\n",
+                 o.positional[1].c_str());
+    return 2;
+  }
+  auto trace = LoadTraceFile(o.positional[0]);
+  if (!trace.ok()) {
+    std::fprintf(stderr, "tracewise: cannot load %s: %s\n", o.positional[0].c_str(),
+                 std::string(trace.status().message()).c_str());
+    return 1;
+  }
+  skills::TraceDatabaseRunner runner(&(*trace)->db());
+  skills::SkillExecutor executor(library, runner);
+  SkillRunResult result = executor.Run(*skill, o.params);
+
+  if (o.format == "json") {
+    nlohmann::json j;
+    j["skill"] = result.skill;
+    j["outcome"] = skills::SkillOutcomeName(result.outcome);
+    j["message"] = result.message;
+    j["elapsed_ns"] = result.elapsed_ns;
+    j["steps"] = nlohmann::json::array();
+    for (const auto& s : result.steps) j["steps"].push_back(StepJson(*s));
+    j["findings"] = nlohmann::json::array();
+    for (const auto& f : result.findings) j["findings"].push_back(FindingJson(f));
+    std::printf("%s\n", j.dump(2).c_str());
+    return ExitCode(result);
+  }
+  std::printf("skill %s: %s%s%s (%s)\n", result.skill.c_str(),
+              skills::SkillOutcomeName(result.outcome), result.message.empty() ? "" : " — ",
+              result.message.c_str(), FormatDurationNs(result.elapsed_ns).c_str());
+  for (const auto& s : result.steps) PrintStepTable(*s);
+  if (!result.findings.empty()) std::printf("\n== Findings\n");
+  for (const auto& f : result.findings) {
+    std::printf("[%s] %s\n", skills::SeverityName(f.severity), f.title.c_str());
+    if (!f.description.empty()) std::printf("    %s\n", f.description.c_str());
+    std::vector<std::string> fields;
+    for (const auto& [k, v] : f.evidence_fields) fields.push_back(absl::StrCat(k, "=", SqlValueText(v)));
+    if (!f.evidence_artifact_id.empty()) {
+      std::printf("    evidence: %s%s%s\n", f.evidence_artifact_id.c_str(),
+                  f.evidence_row >= 0 ? absl::StrCat(" row ", f.evidence_row).c_str() : "",
+                  fields.empty() ? "" : absl::StrCat(" (", absl::StrJoin(fields, ", "), ")").c_str());
+    }
+    for (const auto& s : f.suggestions) std::printf("    suggestion: %s\n", s.c_str());
+  }
+  return ExitCode(result);
+}
+
+int Validate(const Options& o) {
+  if (o.positional.size() > 1) {
+    Usage();
+    return 2;
+  }
+  const std::string dir = o.positional.empty() ? skills::DefaultSkillsDir() : o.positional[0];
+  skills::ValidationOptions options;
+  options.check_against_engine = o.engine;
+  const std::vector<Diagnostic> diags = skills::ValidateSkillDirectory(dir, options);
+  int errors = 0, warnings = 0;
+  for (const auto& d : diags) {
+    std::fprintf(stderr, "%s\n", d.ToString().c_str());
+    (d.warning ? warnings : errors)++;
+  }
+  const size_t files = skills::FindSkillFiles(dir).size();
+  std::fprintf(stderr, "%zu skill file(s) in %s: %d error(s), %d warning(s)\n", files, dir.c_str(),
+               errors, warnings);
+  return errors > 0 || (o.strict && warnings > 0) ? 1 : 0;
+}
+
+}  // namespace
+
+int RunSkillCommand(const Args& args) {
+  if (args.empty()) {
+    Usage();
+    return 2;
+  }
+  const Options o = ParseOptions(args, 1);
+  if (!o.ok) {
+    Usage();
+    return 2;
+  }
+  const std::string& sub = args[0];
+  if (sub == "list") return List(o);
+  if (sub == "describe") return Describe(o);
+  if (sub == "run") return RunSkill(o);
+  if (sub == "validate") return Validate(o);
+  Usage();
+  return 2;
+}
+
+}  // namespace tw::cli
