@@ -67,6 +67,7 @@ struct Rule {
   Template description;
   std::vector<std::string> evidence_fields;  // columns of `over`'s (or `evidence_step`'s) rows
   std::string evidence_step;                 // step cited as evidence; defaults to `over`
+  std::optional<Expression> evidence_row;    // which row of evidence_step (rules without `over`)
   std::vector<Template> suggestions;
   int max_findings = 20;
   SourceLocation location;

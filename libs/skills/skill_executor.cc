@@ -463,6 +463,7 @@ class SkillRun {
       f.evidence_step = evidence->step;
       f.evidence_artifact_id = evidence->artifact_id;
       f.evidence_row = row;
+      // Without a row, fields come from the first row (a one-row summary, typically).
       const size_t r = row >= 0 ? static_cast<size_t>(row) : 0;
       if (r < evidence->rows.size()) {
         for (const std::string& field : rule.evidence_fields) {
@@ -497,7 +498,16 @@ class SkillRun {
       absl::Status st;
       if (rule.over.empty()) {
         auto cond = rule.condition.EvaluateCondition(scope_);
-        st = cond.ok() ? (*cond ? AddFinding(step, rule, evidence, -1, r.get()) : absl::OkStatus())
+        int64_t row = -1;
+        if (cond.ok() && *cond && rule.evidence_row) {
+          auto v = rule.evidence_row->Evaluate(scope_);
+          if (!v.ok()) {
+            cond = v.status();
+          } else if (auto* i = std::get_if<int64_t>(&v->v)) {
+            row = *i;
+          }
+        }
+        st = cond.ok() ? (*cond ? AddFinding(step, rule, evidence, row, r.get()) : absl::OkStatus())
                        : cond.status();
       } else {
         auto it = results_.find(rule.over);

@@ -470,8 +470,9 @@ class Loader {
     rule->title = ParseTemplate(n, "title");
     rule->description = ParseTemplate(n, "description");
     if (const YAML::Node ev = n["evidence"]) {
-      if (CheckMap(ev, "evidence", {"step", "fields"})) {
+      if (CheckMap(ev, "evidence", {"step", "fields", "row"})) {
         GetString(ev, "step", &rule->evidence_step, false, "evidence");
+        if (const YAML::Node row = ev["row"]) rule->evidence_row = ParseExpression(row, "evidence.row");
         rule->evidence_fields = GetStringList(ev, "fields");
       }
     }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "libs/skills/trace_database_runner.h"
 #include "libs/trace/query/perfetto_sql.h"
 #include "libs/trace/query/trace_database.h"
 #include "libs/trace/stdlib/stdlib.h"
@@ -62,13 +63,12 @@ class EmptyEngine {
     return out;
   }
 
-  // Runs `sql` with every parameter NULL (unbound) over the empty tables: cheap, and it catches
-  // everything preparing would plus errors SQLite only reports at the first step.
-  absl::StatusOr<std::vector<std::string>> ColumnsOf(std::string_view sql) {
-    QueryOptions options;
-    options.timeout = absl::Seconds(10);
-    options.max_rows = 1;
-    auto r = db_->Execute(sql, options);
+  // Runs `sql` over the empty tables with `params` bound: cheap, and it catches everything
+  // preparing would plus errors SQLite only reports at the first step (a NULL LIMIT, say).
+  absl::StatusOr<std::vector<std::string>> ColumnsOf(std::string_view sql,
+                                                     const BoundParams& params) {
+    TraceDatabaseRunner runner(db_.get());
+    auto r = runner.Query(sql, params, 1);
     if (!r.ok()) return r.status();
     return r->columns;
   }
@@ -256,7 +256,24 @@ class SkillChecker {
                       row_step);
     }
     if (!engine_ || !sql_checkable_) return std::nullopt;
-    auto cols = engine_->ColumnsOf(step.sql);
+    // Inputs take their default, or a value of their type, as a caller could pass; step params
+    // depend on results, so they are NULL.
+    BoundParams bound;
+    for (const std::string& name : names) {
+      SqlValue v;
+      const SkillInput* input = step.params.count(name) ? nullptr : skill_.FindInput(name);
+      if (input && input->default_value) {
+        v = *input->default_value;
+      } else if (input && input->type == InputType::kString) {
+        v = SqlValue::String("");
+      } else if (input && input->type == InputType::kEnum) {
+        v = SqlValue::String(input->values.empty() ? "" : input->values[0]);
+      } else if (input) {
+        v = SqlValue::Int(0);
+      }
+      bound.emplace_back(name, v);
+    }
+    auto cols = engine_->ColumnsOf(step.sql, bound);
     if (!cols.ok()) {
       Error(step.sql_location, absl::StrCat("SQL of step '", step.id, "' fails on the empty schema: ",
                                             std::string(cols.status().message())));
@@ -307,6 +324,13 @@ class SkillChecker {
     CheckReferences(rule.description.References(), rule.location, what, earlier, over);
     for (const Template& s : rule.suggestions) {
       CheckReferences(s.References(), rule.location, what, earlier, over);
+    }
+    if (rule.evidence_row) {
+      if (!rule.over.empty() && rule.evidence_step.empty()) {
+        Error(rule.location, absl::StrCat(what, ": evidence.row is for rules without 'over' (or "
+                                                "with evidence.step)"));
+      }
+      CheckReferences(rule.evidence_row->References(), rule.location, what, earlier, over);
     }
     const std::string evidence = rule.evidence_step.empty() ? rule.over : rule.evidence_step;
     if (!rule.evidence_fields.empty() && evidence.empty()) {

@@ -192,6 +192,8 @@ std::string HumanCell(const SqlValue& v, const skills::ResultColumn& c) {
   if (v.type == SqlValue::Type::kInt || v.type == SqlValue::Type::kDouble) {
     const double d = v.type == SqlValue::Type::kInt ? static_cast<double>(v.int_value) : v.double_value;
     switch (c.type) {
+      case ColumnType::kBool:
+        return d != 0 ? "true" : "false";
       case ColumnType::kDurationNs:
         return FormatDurationNs(static_cast<int64_t>(d));
       case ColumnType::kBytes:
@@ -227,6 +229,7 @@ void PrintStepTable(const StepResult& r) {
       // Numbers stay numbers (right-aligned) unless a type gives them a unit.
       const auto type = r.columns[c].type;
       const bool human = type == ColumnType::kDurationNs || type == ColumnType::kBytes ||
+                         type == ColumnType::kBool ||
                          type == ColumnType::kPercent || !r.columns[c].unit.empty();
       row.push_back(human || v.type == SqlValue::Type::kString
                         ? SqlValue::String(HumanCell(v, r.columns[c]))
