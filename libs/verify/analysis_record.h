@@ -28,6 +28,9 @@ struct Artifact {
   std::vector<ArtifactColumn> columns;
   std::vector<std::vector<Cell>> rows;
   int64_t total_rows = -1;  // when rows were truncated for the record; -1 = all present
+  // Values the result was computed for (bound query parameters such as a thread id or a time
+  // window): part of the evidence, so a finding may state them.
+  std::vector<Cell> parameters;
 };
 
 enum class Severity { kCritical, kHigh, kMedium, kLow, kInfo };

@@ -92,6 +92,13 @@ bool RowRatioMatches(const StatedNumber& n, const std::vector<Cell>& row) {
 
 bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& artifacts) {
   for (const Artifact* artifact : artifacts) {
+    for (const Cell& parameter : artifact->parameters) {
+      const auto value = Numeric(parameter);
+      if (!value) continue;
+      for (double scale : Scales(number.unit, ColumnUnit::kUnknown)) {
+        if (Near(*value * scale, number)) return true;
+      }
+    }
     for (const auto& row : artifact->rows) {
       for (size_t c = 0; c < row.size(); ++c) {
         const auto value = Numeric(row[c]);

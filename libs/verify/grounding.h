@@ -11,7 +11,7 @@
 
 namespace tw::verify {
 
-// True when some cell (or, for percentages, some ratio of two cells of one row) in `artifacts`
+// True when some cell or query parameter (or, for percentages, some ratio of two cells of one row) in `artifacts`
 // matches `number`.
 bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& artifacts);
 

@@ -58,6 +58,18 @@ NumberUnit ReadUnit(std::string_view text, size_t& pos) {
   return NumberUnit::kNone;
 }
 
+// Digits that continue a name, a path or a version: "composer@2.4", "/data/1", "binder:12_3",
+// "app-2", "#7". A '-' after a digit is a range ("9-31 ms"), so only a '-' after a letter counts.
+bool IsIdentifierContext(std::string_view text, size_t begin) {
+  const char before = text[begin - 1];
+  if (IsLetter(before)) return true;
+  switch (before) {
+    case '#': case '@': case '/': case ':': case '.': case '\\': return true;
+    case '-': return begin >= 2 && IsLetter(text[begin - 2]);
+    default: return false;
+  }
+}
+
 bool IsThresholdWord(std::string_view word) {
   static constexpr const char* kWords[] = {"above", "below", "over",     "under",  "than",
                                            "exceeds", "exceeding", "budget", "threshold",
@@ -104,7 +116,7 @@ std::vector<StatedNumber> FindStatedNumbers(std::string_view text) {
     }
     const size_t begin = i;
     // Glued to a preceding letter or digit-ish identifier: skip the whole token.
-    if (begin > 0 && (IsLetter(text[begin - 1]) || text[begin - 1] == '#')) {
+    if (begin > 0 && IsIdentifierContext(text, begin)) {
       while (i < text.size() && (IsDigit(text[i]) || IsLetter(text[i]) || text[i] == '.')) ++i;
       continue;
     }

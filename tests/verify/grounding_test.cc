@@ -50,6 +50,13 @@ TEST(GroundingTest, FrequenciesMatchKilohertzCounters) {
   EXPECT_FALSE(IsGrounded(One("2.4 GHz"), {&a}));
 }
 
+TEST(GroundingTest, QueryParametersAreEvidenceToo) {
+  Artifact a = FrameArtifact();
+  EXPECT_FALSE(IsGrounded(One("thread 4242"), {&a}));
+  a.parameters = {int64_t{4242}, std::string("com.example")};
+  EXPECT_TRUE(IsGrounded(One("thread 4242"), {&a}));
+}
+
 TEST(GroundingTest, WellKnownConstants) {
   EXPECT_TRUE(IsWellKnownConstant(One("16.67 ms")));
   EXPECT_TRUE(IsWellKnownConstant(One("120 Hz")));

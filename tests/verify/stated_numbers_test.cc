@@ -30,7 +30,8 @@ TEST(StatedNumbersTest, RangesTakeTheUnitOfTheirEnd) {
 }
 
 TEST(StatedNumbersTest, SkipsIdentifiersOrdinalsAndVersions) {
-  auto n = FindStatedNumbers("RenderThread2 on cpu7, the 2nd frame, Android 14.1.2, binder:1234_5");
+  auto n = FindStatedNumbers("RenderThread2 on cpu7, the 2nd frame, Android 14.1.2, binder:1234_5, "
+      "composer@2.4-service, /data/app/x-1/base.apk, worker-3");
   EXPECT_TRUE(n.empty()) << n.size() << " first: " << (n.empty() ? "" : n[0].text);
 }
 

@@ -9,6 +9,8 @@ namespace tw::cli {
 
 using Args = std::vector<std::string>;
 
+int RunAnalyze(const Args& args);
+int RunStrategy(const Args& args);
 int RunQuery(const Args& args);
 int RunInfo(const Args& args);
 int RunBench(const Args& args);

@@ -13,6 +13,8 @@ void PrintUsage() {
                "usage: tracewise <command> [args]\n"
                "\n"
                "commands:\n"
+               "  analyze TRACE [\"question\"] [--format md|json]   diagnose a trace (analyze --help)\n"
+               "  strategy validate|classify ...              check strategies / classify a question\n"
                "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
                "  info TRACE                                  describe a trace and its import\n"
                "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n"
@@ -29,6 +31,8 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   tw::cli::Args args(argv + 2, argv + argc);
+  if (command == "analyze") return tw::cli::RunAnalyze(args);
+  if (command == "strategy") return tw::cli::RunStrategy(args);
   if (command == "query") return tw::cli::RunQuery(args);
   if (command == "info") return tw::cli::RunInfo(args);
   if (command == "bench") return tw::cli::RunBench(args);
