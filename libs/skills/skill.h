@@ -112,6 +112,9 @@ struct Skill {
   std::vector<std::string> required_tables;   // must exist and have rows in the trace
   std::vector<std::string> required_modules;  // must be provided by the engine
   std::vector<Step> steps;
+  // The step whose result is the skill's result (what a `skill:` step or an agent receives);
+  // empty: the last step that is not a diagnose step.
+  std::string output;
   SourceLocation location;  // the file
 
   const SkillInput* FindInput(std::string_view name) const;

@@ -42,6 +42,12 @@ const char* SkillOutcomeName(SkillOutcome outcome) {
 }
 
 const StepResult* SkillRunResult::Output() const {
+  if (!output_step.empty()) {
+    for (const auto& s : steps) {
+      if (s->step == output_step) return s->status == StepStatus::kOk ? s.get() : nullptr;
+    }
+    return nullptr;
+  }
   for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
     if ((*it)->status == StepStatus::kOk && (*it)->kind != "diagnose") return it->get();
   }
@@ -172,6 +178,7 @@ class SkillRun {
   SkillRunResult Execute() {
     const int64_t start = NowNs();
     result_.skill = skill_.name;
+    result_.output_step = skill_.output;
     Emit(SkillEvent::Kind::kSkillStarted, "", nullptr, nullptr, "");
     if (CheckSupported()) {
       for (const Step& step : skill_.steps) {

@@ -82,8 +82,10 @@ struct SkillRunResult {
   std::vector<std::shared_ptr<const StepResult>> steps;  // top-level steps, in order
   std::vector<Finding> findings;                        // including called skills' findings
   int64_t elapsed_ns = 0;
+  std::string output_step;  // the skill's `output`, or empty
 
-  // The skill's main output: the last top-level sql / for_each / skill step that ran.
+  // The skill's result: its `output` step if that ran, else the last top-level sql / for_each /
+  // skill step that ran.
   const StepResult* Output() const;
 };
 

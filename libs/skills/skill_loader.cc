@@ -198,7 +198,7 @@ class Loader {
   void ParseSkill(const YAML::Node& root, Skill* skill) {
     if (!CheckMap(root, "a skill",
                   {"name", "version", "category", "description", "tags", "inputs", "requires",
-                   "steps"})) {
+                   "steps", "output"})) {
       return;
     }
     if (GetString(root, "name", &skill->name, true, "a skill") && !IsIdentifier(skill->name)) {
@@ -209,6 +209,7 @@ class Loader {
     GetString(root, "category", &skill->category, true, "a skill");
     GetString(root, "description", &skill->description, true, "a skill");
     skill->tags = GetStringList(root, "tags");
+    GetString(root, "output", &skill->output, false, "a skill");
 
     if (const YAML::Node inputs = root["inputs"]) {
       if (!inputs.IsSequence()) {
@@ -238,6 +239,14 @@ class Loader {
           continue;
         }
         skill->steps.push_back(std::move(step));
+      }
+      if (!skill->output.empty()) {
+        const Step* out = skill->FindStep(skill->output);
+        if (!out) {
+          Error(root["output"], absl::StrCat("output '", skill->output, "' is not a step"));
+        } else if (out->kind == Step::Kind::kDiagnose) {
+          Error(root["output"], "output cannot be a diagnose step");
+        }
       }
     }
   }
