@@ -107,7 +107,9 @@ std::string Mutated(std::string_view from, std::string_view to) {
   LoadedSkill loaded = ParseSkillYaml(yaml, "s.skill.yaml");
   std::string out;
   for (const auto& d : loaded.diagnostics) out += d.ToString() + "\n";
-  if (!out.empty()) EXPECT_FALSE(loaded.skill.has_value()) << out;
+  if (!out.empty()) {
+    EXPECT_FALSE(loaded.skill.has_value()) << out;
+  }
   return out;
 }
 
