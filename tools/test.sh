@@ -7,5 +7,6 @@ cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh
 bash tools/fuzz.sh "${TRACEWISE_FUZZ_SECONDS:-30}"
+"${TRACEWISE_BUILD_DIR:-build}/tools/tracewise/tracewise" skill validate skills
 # Last, so its summary ("N% tests passed, N tests failed out of N") closes the output.
 ctest --test-dir "${TRACEWISE_BUILD_DIR:-build}" --output-on-failure -j 2
