@@ -4,151 +4,26 @@
 #include "libs/agent/offline_analyst.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "libs/agent/report_render.h"
-#include "libs/skills/skill_library.h"
 #include "libs/skills/trace_database_runner.h"
-#include "libs/trace/trace_loader.h"
-#include "tools/synth/sched_trace_writer.h"
+#include "tests/agent/agent_test_env.h"
 
 namespace tw::agent {
 namespace {
 
-namespace fs = std::filesystem;
-
-constexpr char kBusiestThreads[] = R"yaml(name: busiest_threads
-version: "1"
-category: cpu
-description: Threads by CPU time.
-steps:
-  - id: threads
-    sql: |
-      SELECT utid, SUM(dur) AS cpu_ns, COUNT(*) AS slices
-      FROM sched WHERE utid != 0 GROUP BY utid ORDER BY cpu_ns DESC LIMIT 5
-    display:
-      title: Busiest threads
-      columns:
-        - {name: cpu_ns, type: duration_ns}
-        - {name: slices, type: number}
-  - id: verdict
-    diagnose:
-      - id: busy
-        over: threads
-        condition: row.cpu_ns > 0
-        severity: warning
-        title: "Thread {{ row.utid }} is the busiest"
-        description: "It ran {{ row.slices }} slices."
-        suggestions: ["Check what thread {{ row.utid }} does."]
-        max_findings: 1
-)yaml";
-
-constexpr char kThreadDetail[] = R"yaml(name: thread_detail
-version: "1"
-category: cpu
-description: Where one thread's time went.
-inputs:
-  - {name: utid, type: int, required: true}
-steps:
-  - id: states
-    sql: |
-      SELECT state, SUM(dur) AS total_ns FROM thread_state WHERE utid = :utid
-      GROUP BY state ORDER BY total_ns DESC
-    display:
-      columns:
-        - {name: total_ns, type: duration_ns}
-  - id: verdict
-    diagnose:
-      - id: top_state
-        over: states
-        condition: "row.total_ns > 0"
-        severity: critical
-        title: "Thread {{ inputs.utid }} spends most time in state {{ row.state }}"
-        description: "{{ row.total_ns }} ns in that state."
-        max_findings: 1
-)yaml";
-
-constexpr char kFrames[] = R"yaml(name: frames_required
-version: "1"
-category: scrolling
-description: Needs frame timeline data.
-requires:
-  tables: [actual_frame_timeline_slice]
-steps:
-  - id: frames
-    sql: SELECT COUNT(*) AS n FROM actual_frame_timeline_slice
-)yaml";
-
-constexpr char kCpuStrategy[] = R"(---
-scene: cpu
-keywords: [cpu]
-plan_aspects: [busy threads]
-phases:
-  - {id: usage, critical_skills: [busiest_threads], mandatory: true}
-  - {id: frames, critical_skills: [frames_required], mandatory: true}
-procedure:
-  steps:
-    - skill: busiest_threads
-    - skill: frames_required
-  drills:
-    - id: detail
-      skill: thread_detail
-      over: busiest_threads
-      where: "row.cpu_ns > 0"
-      max_items: 2
-      params: {utid: "row.utid"}
-      why: The two busiest threads get a state breakdown.
-    - id: broken
-      skill: thread_detail
-      over: busiest_threads
-      max_items: 1
-      params: {utid: "row.no_such_column"}
----
-How to look at CPUs.
-)";
-
 class OfflineAnalystTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("tw_offline_" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_ / "skills");
-    fs::create_directories(*dir_ / "strategies");
-    std::ofstream(*dir_ / "skills" / "busiest_threads.skill.yaml") << kBusiestThreads;
-    std::ofstream(*dir_ / "skills" / "thread_detail.skill.yaml") << kThreadDetail;
-    std::ofstream(*dir_ / "skills" / "frames_required.skill.yaml") << kFrames;
-    std::ofstream(*dir_ / "strategies" / "cpu.strategy.md") << kCpuStrategy;
-    std::ofstream(*dir_ / "strategies" / "general.strategy.md")
-        << "---\nscene: general\nprocedure:\n  steps:\n    - skill: busiest_threads\n---\nbody\n";
-    synth::SchedTraceOptions options;
-    options.cpus = 4;
-    options.duration_ns = 2'000'000'000;
-    options.processes = 6;
-    options.threads = 24;
-    const std::string trace_path = (*dir_ / "sched.pftrace").string();
-    ASSERT_TRUE(synth::WriteSyntheticSchedTrace(options, trace_path).ok());
-    auto trace = LoadTraceFile(trace_path);
-    ASSERT_TRUE(trace.ok()) << trace.status();
-    trace_ = trace->release();
-  }
-  static void TearDownTestSuite() {
-    delete trace_;
-    fs::remove_all(*dir_);
-    delete dir_;
-  }
-
   AnalysisReport Analyze(const std::string& question) {
+    auto& env = agent_test::AgentTestEnv::Get();
     std::vector<skills::Diagnostic> diagnostics;
-    skills::SkillLibrary library =
-        skills::SkillLibrary::LoadDirectory((*dir_ / "skills").string(), &diagnostics);
+    skills::SkillLibrary library = skills::SkillLibrary::LoadDirectory(env.skills_dir(), &diagnostics);
     for (const auto& d : diagnostics) ADD_FAILURE() << d.ToString();
-    auto strategies = strategy::StrategyLibrary::Load((*dir_ / "strategies").string());
+    auto strategies = strategy::StrategyLibrary::Load(env.strategies_dir());
     EXPECT_TRUE(strategies.ok()) << strategies.status();
-    skills::TraceDatabaseRunner queries(&trace_->db());
+    skills::TraceDatabaseRunner queries(&env.trace().db());
     LocalSkillRunner runner(library, queries);
     verify::LocalVerifierClient verifier;
     OfflineAnalyst analyst(*strategies, runner, &verifier);
@@ -161,13 +36,7 @@ class OfflineAnalystTest : public ::testing::Test {
     }
     return nullptr;
   }
-
-  static fs::path* dir_;
-  static LoadedTrace* trace_;
 };
-
-fs::path* OfflineAnalystTest::dir_ = nullptr;
-LoadedTrace* OfflineAnalystTest::trace_ = nullptr;
 
 TEST_F(OfflineAnalystTest, RunsTheProcedureWithDrillsAndNotSupportedSteps) {
   AnalysisReport r = Analyze("which threads keep the cpu busy?");
