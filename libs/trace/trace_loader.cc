@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/common/process_memory.h"
 #include "libs/common/status_macros.h"
+#include "libs/trace/importers/json/json_importer.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/proto_importer.h"
 #include "libs/trace/importers/systrace/systrace_importer.h"
@@ -41,6 +42,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kSoftIrqEnter: return "softirq_entry";
     case EventType::kSoftIrqExit: return "softirq_exit";
     case EventType::kThreadName: return "thread_name";
+    case EventType::kJsonEvent: return "json_event";
   }
   return "unknown";
 }
@@ -107,6 +109,15 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       info.packets = importer.stats().lines;
       info.decoded_bytes = importer.stats().bytes;
       info.packet_kinds = importer.stats().event_counts;
+      break;
+    }
+    case TraceFormat::kJson: {
+      // Chrome JSON: pids are the producer's own, pid 0 is not the idle task.
+      JsonImporter importer(storage.get(), &sorter, options.max_packet_bytes);
+      RETURN_IF_ERROR(importer.Import(opened.source.get()));
+      info.packets = importer.stats().events;
+      info.decoded_bytes = importer.stats().bytes;
+      info.packet_kinds = importer.stats().phases;
       break;
     }
     default:

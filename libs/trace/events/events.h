@@ -37,6 +37,7 @@ enum class EventType : uint8_t {
   kSoftIrqEnter,
   kSoftIrqExit,
   kThreadName,       // a thread seen with a name (systrace lines name their task)
+  kJsonEvent,        // a Chrome JSON trace event (JsonEventData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -268,6 +269,56 @@ struct AndroidLogData {
   std::vector<Arg> args;
 };
 
+// One Chrome JSON trace event ("traceEvents" element), decoded by the JSON importer. Only what
+// needs time-ordered state is left to the tracker: which thread/process/track, open slices,
+// flows. Phase-specific args are already read: counter values ('C'), names and sort indexes
+// ('M'), thread state fields ('T'); `args` holds the flattened "args.*" of slice phases.
+struct JsonEventData {
+  enum class Scope : uint8_t { kNone, kGlobal, kProcess, kThread };  // "s" of instants
+
+  char phase = 0;
+  // Events of one timestamp are ordered by phase ('E' first, then 'X' longest first) once the
+  // trace has shown an 'X' event, as trace_processor's sorter does; set by the importer.
+  bool order_by_phase = false;
+  bool pid_exists = false;
+  bool tid_exists = false;
+  uint32_t pid = 0;
+  uint32_t tid = 0;                    // the pid when "tid" is absent
+  StringId pid_name = kNullStringId;   // "pid" given as a string: the process is named so
+  StringId tid_name = kNullStringId;   // "tid" given as a string: the thread is named so
+  StringId name = kNullStringId;
+  StringId category = kNullStringId;
+  std::optional<int64_t> dur;          // ns
+  std::optional<int64_t> thread_ts;    // "tts", ns
+  std::optional<int64_t> thread_dur;   // "tdur", ns
+  Scope scope = Scope::kNone;
+
+  // Nestable async ('b'/'e'/'n'): the id ("id", else "id2") hashed with the category.
+  std::optional<int64_t> async_cookie;
+  bool async_process_scoped = false;   // from id2.local
+  // Flows: v1 phases use "id" (hex string or integer); v2 use "bind_id" + flow_in/flow_out.
+  std::optional<uint64_t> flow_v1_id;  // nullopt: absent or not a flow id
+  std::optional<uint64_t> bind_id;     // nullopt: absent or not a flow id
+  bool flow_in = false;
+  bool flow_out = false;
+  bool bind_enclosing_slice = false;   // "bp": "e"
+
+  std::vector<Arg> args;               // "args.*" (slice phases only)
+
+  // 'C': one sample per numeric field of "args", named "<name>[ id: <id>] <field>".
+  std::vector<std::pair<StringId, double>> counters;
+  bool counter_args_missing = false;   // no "args" object at all
+
+  // 'M': thread_name / process_name carry a name, *_sort_index an index.
+  StringId metadata_value = kNullStringId;
+  std::optional<int64_t> sort_index;
+
+  // 'T' (thread state with a duration): fields of "args".
+  std::optional<uint32_t> cpu;
+  std::optional<int64_t> io_wait;
+  StringId blocked_function = kNullStringId;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -314,6 +365,7 @@ struct Event {
       case EventType::kCounter:
       case EventType::kTrackEvent:
       case EventType::kAndroidLog:
+      case EventType::kJsonEvent:
         return true;
       default:
         return false;

@@ -133,7 +133,16 @@ const std::vector<StatInfo>& StatsCatalog() {
        "Compressed packets that could not be inflated."},
       {"trace_truncated", false, "data_loss", "analysis",
        "The trace ended in the middle of a packet."},
-      {"json_parser_failure", false, "error", "analysis", "JSON events that failed to parse."},
+      {"json_parser_failure", false, "error", "trace",
+       "JSON events that could not be turned into rows (missing fields, unreadable values)."},
+      {"json_tokenizer_failure", false, "error", "trace",
+       "JSON trace events that could not be read (malformed, no phase, no timestamp)."},
+      {"json_display_time_unit", false, "info", "trace",
+       "The JSON trace set displayTimeUnit: a display hint only, timestamps stay microseconds."},
+      {"flow_without_direction", false, "error", "trace",
+       "A JSON event with a bind_id but neither flow_in nor flow_out."},
+      {"trace_sorter_negative_timestamp_dropped", false, "error", "trace",
+       "Events with a negative timestamp, dropped before sorting."},
   };
   return *kCatalog;
 }

@@ -1,5 +1,6 @@
 #include "libs/trace/trackers/event_router.h"
 
+#include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
 
 namespace tw {
@@ -11,6 +12,9 @@ EventRouter::EventRouter(TraceContext* context)
       cpuidle_(storage_->Intern("cpuidle")) {}
 
 void EventRouter::Route(Event& e) {
+  // JSON events of one timestamp are held to be ordered by phase; anything later (systrace
+  // lines of a JSON trace's systemTraceEvents) must not overtake them.
+  if (e.type != EventType::kJsonEvent) ctx_->json_events->FlushBefore(e.ts);
   switch (e.type) {
     case EventType::kSchedSwitch: OnSchedSwitch(e); break;
     case EventType::kSchedWaking: OnSchedWaking(e); break;
@@ -33,6 +37,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kCounter: OnCounter(e.ts, e.As<CounterData>()); break;
     case EventType::kTrackEvent: ctx_->track_events->OnTrackEvent(e.ts, e.As<TrackEventData>()); break;
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
+    case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
     case EventType::kIrqEnter:
     case EventType::kIrqExit:
     case EventType::kSoftIrqEnter:
@@ -353,11 +358,13 @@ void EventRouter::OnAndroidLog(int64_t ts, const AndroidLogData& log) {
 }
 
 void EventRouter::Finish() {
+  ctx_->json_events->FlushBefore(INT64_MAX);  // the last timestamp's JSON events, in order
   for (auto& [upid, args] : process_args_) {
     if (auto set = ctx_->args.AddArgSet(args)) storage_->process.arg_set_id.Set(upid, *set);
   }
   process_args_.clear();
   ctx_->track_events->Finish();
+  ctx_->json_events->Finish();
 }
 
 }  // namespace tw

@@ -1,5 +1,6 @@
 #include "libs/trace/trackers/trace_context.h"
 
+#include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
 
 namespace tw {
@@ -13,7 +14,8 @@ TraceContext::TraceContext(TraceStorage* s)
       sched(s, &processes),
       syscalls(s, &tracks, &slices),
       irqs(s, &tracks, &slices),
-      track_events(std::make_unique<TrackEventTracker>(this)) {}
+      track_events(std::make_unique<TrackEventTracker>(this)),
+      json_events(std::make_unique<JsonEventTracker>(this)) {}
 
 TraceContext::~TraceContext() = default;
 

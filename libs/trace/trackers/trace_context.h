@@ -16,6 +16,7 @@
 namespace tw {
 
 class TrackEventTracker;
+class JsonEventTracker;
 
 struct TraceContext {
   explicit TraceContext(TraceStorage* s);
@@ -30,6 +31,7 @@ struct TraceContext {
   SyscallTracker syscalls;
   IrqTracker irqs;
   std::unique_ptr<TrackEventTracker> track_events;
+  std::unique_ptr<JsonEventTracker> json_events;
 };
 
 }  // namespace tw

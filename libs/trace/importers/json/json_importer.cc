@@ -1,0 +1,206 @@
+#include "libs/trace/importers/json/json_importer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "libs/trace/importers/json/json_event_decoder.h"
+#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/systrace/ftrace_text_line.h"
+
+namespace tw {
+namespace {
+
+// A piece of input for an error message: short and printable.
+std::string Excerpt(std::string_view text) {
+  constexpr size_t kMax = 80;
+  std::string out;
+  for (char c : text.substr(0, kMax)) {
+    const auto u = static_cast<unsigned char>(c);
+    out.push_back(u >= 0x20 && u < 0x7f ? c : '.');
+  }
+  if (text.size() > kMax) out += "...";
+  return out;
+}
+
+}  // namespace
+
+JsonImporter::JsonImporter(TraceStorage* storage, EventSorter* sorter, int64_t max_event_bytes)
+    : storage_(storage),
+      sorter_(sorter),
+      max_event_bytes_(static_cast<size_t>(std::max<int64_t>(max_event_bytes, 1))),
+      ftrace_(storage, sorter) {}
+
+absl::Status JsonImporter::Import(ChunkSource* source) {
+  JsonTraceReader reader(source, max_event_bytes_);
+  absl::Status damage;
+  for (bool done = false; !done;) {
+    absl::StatusOr<JsonTraceReader::Item> item = reader.Next();
+    if (!item.ok()) {
+      damage = item.status();
+      break;
+    }
+    using Kind = JsonTraceReader::Kind;
+    switch (item->kind) {
+      case Kind::kEvent:
+        OnEvent(item->text);
+        break;
+      case Kind::kOversizedEvent:
+        NoteFailure(absl::StrCat("an event longer than ", max_event_bytes_, " bytes"));
+        break;
+      case Kind::kDisplayTimeUnit:
+        // trace_processor only notes it: timestamps are microseconds whatever the display unit.
+        storage_->IncrementStat("json_display_time_unit");
+        break;
+      case Kind::kMetadata:
+        OnMetadata(item->text);
+        break;
+      case Kind::kSystemTraceLine:
+        OnSystemTraceLine(item->text);
+        break;
+      case Kind::kOversizedLine:
+        storage_->IncrementStat("systrace_parse_failure");
+        break;
+      case Kind::kSystemTraceNotText:
+        storage_->IncrementStat("json_system_trace_events_skipped");
+        break;
+      case Kind::kTrailingData:
+        storage_->IncrementStat("json_parser_failure");
+        break;
+      case Kind::kEnd:
+        done = true;
+        break;
+    }
+  }
+  return Finish(reader, damage);
+}
+
+void JsonImporter::OnEvent(std::string_view text) {
+  DecodedJsonEvent decoded;
+  switch (DecodeJsonEvent(text, storage_, &decoded)) {
+    case JsonEventStatus::kEmpty:
+      return;
+    case JsonEventStatus::kV8Sample:
+      ++stats_.phases["P"];
+      return;
+    case JsonEventStatus::kFailed:
+      NoteFailure(absl::StrCat(decoded.error, ": ", Excerpt(text)));
+      return;
+    case JsonEventStatus::kEvent:
+      break;
+  }
+  if (decoded.tokenizer_failures > 0) {
+    storage_->IncrementStat("json_tokenizer_failure", decoded.tokenizer_failures);
+  }
+  if (decoded.parser_failures > 0) {
+    storage_->IncrementStat("json_parser_failure", decoded.parser_failures);
+  }
+  if (decoded.ts < 0) {
+    // As trace_processor's sorter: negative times cannot be placed on the timeline.
+    storage_->IncrementStat("trace_sorter_negative_timestamp_dropped");
+    return;
+  }
+  JsonEventData& data = decoded.data;
+  if (data.phase == 'X') saw_complete_event_ = true;
+  data.order_by_phase = saw_complete_event_;
+  ++stats_.phases[std::string(1, data.phase)];
+  ++stats_.events;
+  sorter_->Push(EventSorter::QueueForSequence(0),
+                Event::WithPayload(decoded.ts, EventType::kJsonEvent, std::move(data)));
+}
+
+void JsonImporter::OnMetadata(std::string_view text) {
+  // Each field becomes a json_metadata.<field> row; the metadata table holds ints and strings.
+  ForEachJsonMember(text, [&](std::string_view key, const JsonValue& v) {
+    const std::string name = absl::StrCat("json_metadata.", absl::string_view(key.data(), key.size()));
+    switch (v.type) {
+      case JsonValue::Type::kNull:
+        break;
+      case JsonValue::Type::kBool:
+        storage_->SetMetadata(name, int64_t{v.boolean ? 1 : 0});
+        break;
+      case JsonValue::Type::kNumber: {
+        if (std::optional<int64_t> i = JsonNumberToInt64(v.text)) {
+          storage_->SetMetadata(name, *i);
+          break;
+        }
+        const std::optional<double> d = JsonNumberToDouble(v.text);
+        if (!d) break;
+        if (*d == std::trunc(*d) && std::fabs(*d) < 9.2e18) {
+          storage_->SetMetadata(name, static_cast<int64_t>(*d));
+        } else {
+          char buf[32];
+          std::snprintf(buf, sizeof(buf), "%g", *d);
+          storage_->SetMetadata(name, std::string_view(buf));
+        }
+        break;
+      }
+      case JsonValue::Type::kString:
+      case JsonValue::Type::kObject:
+      case JsonValue::Type::kArray:
+        storage_->SetMetadata(name, v.text);
+        break;
+    }
+    return true;
+  });
+}
+
+void JsonImporter::OnSystemTraceLine(std::string_view line) {
+  if (line.empty() || line[0] == '#') return;  // ftrace's header and comments
+  FtraceTextLine parsed;
+  if (!ParseFtraceTextLine(line, &parsed) || !ftrace_.Decode(parsed)) {
+    storage_->IncrementStat("systrace_parse_failure");
+    return;
+  }
+  ++stats_.system_trace_lines;
+}
+
+void JsonImporter::NoteFailure(std::string_view why) {
+  ++stats_.failed_events;
+  storage_->IncrementStat("json_tokenizer_failure");
+  if (first_failure_.empty()) first_failure_ = std::string(why);
+}
+
+absl::Status JsonImporter::Finish(const JsonTraceReader& reader, const absl::Status& damage) {
+  stats_.bytes = reader.bytes_read();
+  const absl::Status& source_error = reader.source_error();
+  if (stats_.events == 0 && stats_.system_trace_lines == 0) {
+    // Nothing usable: say why rather than load an empty trace.
+    if (!damage.ok()) return damage;
+    if (!source_error.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("JSON trace: ", std::string(source_error.message())));
+    }
+    if (!reader.saw_trace_events() && !reader.saw_system_trace_text()) {
+      return absl::InvalidArgumentError(
+          "JSON trace: no \"traceEvents\" array: this JSON is not a Chrome trace");
+    }
+    if (stats_.failed_events > 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("JSON trace: none of its ", stats_.failed_events,
+                       " trace events could be read (the first: ", first_failure_, ")"));
+    }
+    if (reader.truncated()) {
+      return absl::InvalidArgumentError("JSON trace: the file ends before its first event");
+    }
+    return absl::OkStatus();  // a well-formed trace without events
+  }
+  if (!damage.ok() || reader.truncated()) {
+    // Keep what came before the damage, and say so.
+    storage_->IncrementStat("json_parser_failure");
+    if (reader.truncated()) storage_->IncrementStat("trace_truncated");
+    std::string message;
+    if (!damage.ok()) {
+      message = std::string(damage.message());
+    } else if (!source_error.ok()) {
+      message = absl::StrCat("JSON trace: ", std::string(source_error.message()));
+    } else {
+      message = "JSON trace: the file ends in the middle (truncated)";
+    }
+    storage_->SetMetadata("trace_corruption", std::string_view(message));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tw

@@ -1,0 +1,59 @@
+#pragma once
+// Imports a Chrome JSON trace (the trace-event format: {"traceEvents": [...]} or a bare array)
+// with trace_processor's semantics. Streams the file event by event (json_trace_reader.h),
+// decodes each event (json_event_decoder.h) and pushes it to the sorter; the JSON event
+// tracker turns the sorted events into rows. Also reads what rides along at the top level:
+// "metadata" (json_metadata.* rows), "displayTimeUnit" (counted, as trace_processor does: it
+// is a display hint and never rescales timestamps) and "systemTraceEvents" ftrace text.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/status.h"
+#include "libs/trace/importers/json/json_trace_reader.h"
+#include "libs/trace/importers/systrace/ftrace_text_decoder.h"
+#include "libs/trace/reader/chunk_source.h"
+#include "libs/trace/sorter/event_sorter.h"
+#include "libs/trace/storage/trace_storage.h"
+
+namespace tw {
+
+struct JsonImportStats {
+  int64_t events = 0;              // trace events pushed to the sorter
+  int64_t failed_events = 0;       // elements that could not be read as events
+  int64_t system_trace_lines = 0;  // ftrace lines from "systemTraceEvents"
+  int64_t bytes = 0;               // JSON bytes read (after decompression)
+  std::map<std::string, int64_t> phases;  // "ph" value → events
+};
+
+class JsonImporter {
+ public:
+  // `max_event_bytes` bounds the memory one event may take; longer events are skipped.
+  JsonImporter(TraceStorage* storage, EventSorter* sorter, int64_t max_event_bytes = 256 << 20);
+
+  // Errors: INVALID_ARGUMENT when the file is not a JSON trace (not JSON, JSON without
+  // "traceEvents", or no event of it readable) or breaks before its first event. Damage after
+  // that keeps the events before it, with `json_parser_failure` in stats (and
+  // `trace_truncated` when the file is cut short).
+  absl::Status Import(ChunkSource* source);
+
+  const JsonImportStats& stats() const { return stats_; }
+
+ private:
+  void OnEvent(std::string_view text);
+  void OnMetadata(std::string_view text);
+  void OnSystemTraceLine(std::string_view line);
+  void NoteFailure(std::string_view why);
+  absl::Status Finish(const JsonTraceReader& reader, const absl::Status& damage);
+
+  TraceStorage* storage_;
+  EventSorter* sorter_;
+  size_t max_event_bytes_;
+  FtraceTextDecoder ftrace_;
+  bool saw_complete_event_ = false;  // an 'X' so far: same-ts events are ordered by phase
+  std::string first_failure_;
+  JsonImportStats stats_;
+};
+
+}  // namespace tw
