@@ -308,21 +308,26 @@ void BuildPhases(const strategy::Strategy& strategy, const std::vector<std::uniq
     PhaseStatus status{phase.id, phase.goal, phase.mandatory, "done", ""};
     std::vector<std::string> missing;
     for (const std::string& skill : phase.critical_skills) {
-      bool ok = false, unsupported = false;
-      std::string message;
+      bool ok = false, failed = false;
+      std::string message = "its preconditions were not met by this trace";
       for (const auto& run : runs) {
         if (run->skill != skill) continue;
         ok |= run->result.outcome == skills::SkillOutcome::kOk;
         if (run->result.outcome == skills::SkillOutcome::kNotSupported) {
-          unsupported = true;
+          message = run->result.message;
+        } else if (run->result.outcome != skills::SkillOutcome::kOk) {
+          failed = true;
           message = run->result.message;
         }
       }
-      if (!ok) {
-        missing.push_back(unsupported ? absl::StrCat(skill, " (", message, ")")
-                                      : absl::StrCat(skill, " (did not run)"));
-        if (unsupported && status.status == "done") status.status = "not_supported";
-        if (!unsupported) status.status = "skipped";
+      if (ok) continue;
+      missing.push_back(absl::StrCat(skill, " (", message, ")"));
+      // A deterministic procedure covers its phases by construction: a critical skill that did
+      // not run for lack of data is a limit of the trace; one that failed is a flaw.
+      if (failed) {
+        status.status = "skipped";
+      } else if (status.status == "done") {
+        status.status = "not_supported";
       }
     }
     if (!missing.empty()) status.summary = absl::StrCat("missing: ", absl::StrJoin(missing, ", "));

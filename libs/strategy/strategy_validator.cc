@@ -39,10 +39,14 @@ class OutputColumns {
   Columns Compute(const std::string& skill_name, int depth) {
     const skills::Skill* skill = skills_.Find(skill_name);
     if (!skill || !db_ || depth > 4) return std::nullopt;
-    // Mirrors SkillRunResult::Output(): the last top-level step that is not a diagnose step.
+    // Mirrors SkillRunResult::Output(): the declared `output` step, else the last top-level
+    // step that is not a diagnose step.
     const skills::Step* output = nullptr;
     for (const skills::Step& step : skill->steps) {
-      if (step.kind != skills::Step::Kind::kDiagnose) output = &step;
+      if (skill->output.empty() ? step.kind != skills::Step::Kind::kDiagnose
+                                : step.id == skill->output) {
+        output = &step;
+      }
     }
     if (!output) return std::nullopt;
     if (output->kind == skills::Step::Kind::kSkill) return Of(output->skill, depth + 1);

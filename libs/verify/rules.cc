@@ -153,7 +153,7 @@ void CheckSceneCompleteness(const AnalysisRecord& record, Issues& out) {
         "Significant jank was reported without a per-frame deep drill. Run frame_detail on the "
         "worst janky frame of each dominant cause.");
   }
-  if (record.scene == "startup" && !record.findings.empty()) {
+  if (record.scene == "startup" && HasSevereFinding(record)) {
     const bool states_type =
         Contains(text, "cold") || Contains(text, "warm") || Contains(text, "hot");
     bool states_duration = false;
