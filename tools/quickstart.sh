@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The main job, from a fresh Debian 12 machine: install what is needed, build, and analyse an
-# example trace. Until the diagnosis pipeline lands, "analyse" means: load a synthetic Android
-# scheduling trace and print its overview and the busiest threads.
-# Usage: tools/quickstart.sh [TRACE]   (default: a generated example trace)
+# The main job, from a fresh Debian 12 machine: install what is needed, build, and diagnose an
+# example trace with `tracewise analyze` (the offline analyst when no LLM is configured).
+# Usage: tools/quickstart.sh [TRACE ["question"]]   (default: a generated example trace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,18 +19,9 @@ if [ -z "$TRACE" ]; then
   fi
 fi
 
+QUESTION=${2:-"which threads keep the CPUs busy, and do they wait for a CPU?"}
 echo "== overview"
-"$TW" info "$TRACE"
+"$TW" info "$TRACE" | head -12
 echo
-echo "== busiest threads (CPU time)"
-"$TW" query "$TRACE" "
-  SELECT thread.name AS thread, thread.tid, process.name AS process,
-         COUNT(*) AS slices, SUM(sched.dur) / 1e6 AS cpu_ms
-  FROM sched JOIN thread USING (utid) LEFT JOIN process USING (upid)
-  WHERE thread.utid != 0
-  GROUP BY utid ORDER BY cpu_ms DESC LIMIT 10"
-echo
-echo "== where threads spend their time (thread_state)"
-"$TW" query "$TRACE" "
-  SELECT state, COUNT(*) AS intervals, SUM(dur) / 1e6 AS total_ms
-  FROM thread_state WHERE dur > 0 GROUP BY state ORDER BY total_ms DESC"
+echo "== diagnosis: $QUESTION"
+"$TW" analyze "$TRACE" "$QUESTION"
