@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "libs/common/status_macros.h"
 #include "libs/skills/step_result.h"
+#include "libs/trace/query/result_format.h"
 
 namespace tw::skills {
 
@@ -439,7 +440,8 @@ class Parser {
       return NodePtr(n);
     }
     if (IsWord(Peek(), "(")) {
-      static constexpr std::string_view kFunctions[] = {"len", "abs", "min", "max", "coalesce"};
+      static constexpr std::string_view kFunctions[] = {"len", "abs", "min", "max", "coalesce",
+                                                        "json"};
       bool known = false;
       for (std::string_view f : kFunctions) known = known || t.text == f;
       if (!known) return ErrorAt(t.offset, absl::StrCat("unknown function '", t.text, "'"));
@@ -456,7 +458,7 @@ class Parser {
       }
       RETURN_IF_ERROR(Expect(")"));
       const size_t argc = n->children.size();
-      if ((t.text == "len" || t.text == "abs") && argc != 1) {
+      if ((t.text == "len" || t.text == "abs" || t.text == "json") && argc != 1) {
         return ErrorAt(t.offset, absl::StrCat(t.text, "() takes one argument"));
       }
       if (argc == 0) return ErrorAt(t.offset, absl::StrCat(t.text, "() needs arguments"));
@@ -649,6 +651,11 @@ class Evaluator {
       if (auto* d = std::get_if<double>(&a.v)) return ExprValue{std::fabs(*d)};
       return EvalError(n, absl::StrCat("abs() of a ", a.TypeName()));
     }
+    if (n.name == "json") {
+      std::string out;
+      RETURN_IF_ERROR(AppendJson(n, args[0], &out));
+      return ExprValue{std::move(out)};
+    }
     if (n.name == "coalesce") {
       for (auto& a : args) {
         if (!a.is_null()) return a;
@@ -672,6 +679,68 @@ class Evaluator {
       if (is_min ? less : greater) best = a;
     }
     return best;
+  }
+
+  // JSON text of a value: rows become an array of objects (column: value), a row an object, a
+  // list an array. How earlier results reach SQL as one bound parameter (json_each(:x)).
+  absl::Status AppendJson(const Node& n, const ExprValue& v, std::string* out) {
+    if (out->size() > kMaxStringBytes * 16) return EvalError(n, "json() result too large");
+    auto cell = [&](const SqlValue& c) {
+      switch (c.type) {
+        case SqlValue::Type::kNull:
+          *out += "null";
+          break;
+        case SqlValue::Type::kInt:
+          *out += absl::StrCat(c.int_value);
+          break;
+        case SqlValue::Type::kDouble:
+          *out += std::isfinite(c.double_value) ? absl::StrFormat("%.17g", c.double_value) : "null";
+          break;
+        case SqlValue::Type::kString:
+          *out += JsonQuote(c.string_value);
+          break;
+      }
+    };
+    auto row = [&](const StepResult& r, size_t i) {
+      *out += "{";
+      for (size_t c = 0; c < r.columns.size(); ++c) {
+        if (c) *out += ",";
+        *out += JsonQuote(r.columns[c].name);
+        *out += ":";
+        cell(r.rows[i][c]);
+      }
+      *out += "}";
+    };
+    if (auto* rows = std::get_if<ExprValue::Rows>(&v.v)) {
+      *out += "[";
+      for (size_t i = 0; i < rows->result->rows.size(); ++i) {
+        if (i) *out += ",";
+        row(*rows->result, i);
+      }
+      *out += "]";
+      return absl::OkStatus();
+    }
+    if (auto* r = std::get_if<ExprValue::Row>(&v.v)) {
+      row(*r->result, r->index);
+      return absl::OkStatus();
+    }
+    if (auto* l = std::get_if<std::shared_ptr<ExprValue::List>>(&v.v)) {
+      *out += "[";
+      for (size_t i = 0; i < (*l)->items.size(); ++i) {
+        if (i) *out += ",";
+        RETURN_IF_ERROR(AppendJson(n, (*l)->items[i], out));
+      }
+      *out += "]";
+      return absl::OkStatus();
+    }
+    if (auto* b = std::get_if<bool>(&v.v)) {
+      *out += *b ? "true" : "false";
+      return absl::OkStatus();
+    }
+    auto scalar = v.ToSql();
+    if (!scalar.ok()) return EvalError(n, absl::StrCat("json() of a ", v.TypeName()));
+    cell(*scalar);
+    return absl::OkStatus();
   }
 
   absl::StatusOr<ExprValue> Binary(const Node& n) {

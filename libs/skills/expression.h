@@ -6,6 +6,7 @@
 //   references   inputs.pid   steps.frames.rows[0].jank_count   steps.frames.row_count
 //                row.dur (the current row inside for_each bodies and per-row rules)
 //   functions    len(x)  abs(x)  min(a, b, ...)  max(a, b, ...)  coalesce(a, b, ...)
+//                json(x): JSON text of rows / a row / a list / a value (to pass results to SQL)
 //   operators    * / %   + -   == != < <= > >=   in   not in   not   and   or
 //
 // Expressions are parsed once (at skill load time, so a malformed one is a validation error

@@ -135,6 +135,17 @@ TEST_F(ExpressionTest, InputsStepsRowsAndFunctions) {
   EXPECT_EQ(EvalText("row.dur > 16000000 and row.jank != 'None'"), "true");
 }
 
+TEST_F(ExpressionTest, JsonPassesResultsToSql) {
+  EXPECT_EQ(EvalText("json(steps.frames.rows)"),
+            "[{\"frame_id\":1,\"dur\":8000000,\"jank\":\"None\"},"
+            "{\"frame_id\":2,\"dur\":40000000,\"jank\":\"App Deadline Missed\"},"
+            "{\"frame_id\":3,\"dur\":null,\"jank\":\"Buffer Stuffing\"}]");
+  EXPECT_EQ(EvalText("json(steps.frames.rows[1])"),
+            "{\"frame_id\":2,\"dur\":40000000,\"jank\":\"App Deadline Missed\"}");
+  EXPECT_EQ(EvalText("json([1, 'a\"b', true, null, 2.5])"), "[1,\"a\\\"b\",true,null,2.5]");
+  EXPECT_THAT(EvalError("json(steps.frames)").message(), HasSubstr("json() of a step result"));
+}
+
 TEST_F(ExpressionTest, ParseErrorsCarryOffsets) {
   struct Case {
     const char* text;
