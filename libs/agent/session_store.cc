@@ -1,0 +1,349 @@
+#include "libs/agent/session_store.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <random>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace tw::agent {
+namespace {
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Session ids are random, not sequential, so one client cannot guess another's session.
+std::string NewSessionId() {
+  static std::mutex mu;
+  static std::mt19937_64 rng(std::random_device{}());
+  std::lock_guard<std::mutex> lock(mu);
+  return absl::StrFormat("s-%016x", rng());
+}
+
+// A prepared statement with positional binds; finalised on scope exit.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) stmt_ = nullptr;
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  bool ok() const { return stmt_ != nullptr; }
+  Stmt& Bind(const std::string& v) {
+    sqlite3_bind_text(stmt_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& BindBlob(const std::string& v) {
+    sqlite3_bind_blob(stmt_, ++index_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& Bind(int64_t v) {
+    sqlite3_bind_int64(stmt_, ++index_, v);
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int Step() { return sqlite3_step(stmt_); }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string Text(int col) const {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    return p ? std::string(static_cast<const char*>(p), sqlite3_column_bytes(stmt_, col)) : "";
+  }
+  absl::Status Error() const {
+    return absl::InternalError(absl::StrCat("session store: ", sqlite3_errmsg(db_)));
+  }
+  // Runs a statement that returns no rows.
+  absl::Status Run() {
+    if (!stmt_) return Error();
+    return Step() == SQLITE_DONE ? absl::OkStatus() : Error();
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int index_ = 0;
+};
+
+constexpr char kSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS sessions(
+  id TEXT PRIMARY KEY, trace_id TEXT NOT NULL, title TEXT NOT NULL,
+  created_ns INTEGER NOT NULL, updated_ns INTEGER NOT NULL, last_seq INTEGER NOT NULL DEFAULT 0,
+  input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
+  cached_tokens INTEGER NOT NULL DEFAULT 0, cost_micro_usd INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS turns(
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, turn INTEGER NOT NULL,
+  question TEXT NOT NULL, mode TEXT NOT NULL, scene TEXT NOT NULL, status TEXT NOT NULL,
+  started_ns INTEGER NOT NULL, finished_ns INTEGER NOT NULL DEFAULT 0, report_json TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY(session_id, turn));
+CREATE TABLE IF NOT EXISTS events(
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+  turn INTEGER NOT NULL, kind TEXT NOT NULL, payload BLOB NOT NULL, ts_ns INTEGER NOT NULL,
+  PRIMARY KEY(session_id, seq));
+CREATE TABLE IF NOT EXISTS artifacts(
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, artifact_id TEXT NOT NULL,
+  json TEXT NOT NULL, PRIMARY KEY(session_id, artifact_id));
+CREATE TABLE IF NOT EXISTS notes(
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, note TEXT NOT NULL);
+)sql";
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<SqliteSessionStore>> SqliteSessionStore::Open(const std::string& path) {
+  sqlite3* db = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return absl::UnavailableError(absl::StrCat("cannot open session store ", path, ": ", message));
+  }
+  std::unique_ptr<SqliteSessionStore> store(new SqliteSessionStore(db));
+  sqlite3_busy_timeout(db, 5000);
+  // WAL keeps readers (Resume) off the writer's back; FULL sync makes an acknowledged event
+  // survive a crash of the orchestrator.
+  for (const char* pragma : {"PRAGMA journal_mode=WAL;", "PRAGMA synchronous=FULL;",
+                             "PRAGMA foreign_keys=ON;"}) {
+    if (path != ":memory:" || std::string(pragma).find("WAL") == std::string::npos) {
+      auto status = store->Exec(pragma);
+      if (!status.ok()) return status;
+    }
+  }
+  auto status = store->Exec(kSchema);
+  if (!status.ok()) return status;
+  return store;
+}
+
+SqliteSessionStore::~SqliteSessionStore() { sqlite3_close(db_); }
+
+absl::Status SqliteSessionStore::Exec(const char* sql) {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+    std::string message = error ? error : "unknown error";
+    sqlite3_free(error);
+    return absl::InternalError(absl::StrCat("session store: ", message));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SqliteSessionStore::RequireSession(const std::string& id) {
+  Stmt s(db_, "SELECT 1 FROM sessions WHERE id = ?");
+  if (!s.ok()) return s.Error();
+  s.Bind(id);
+  if (s.Step() != SQLITE_ROW) return absl::NotFoundError(absl::StrCat("unknown session '", id, "'"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SessionInfo> SqliteSessionStore::CreateSession(const std::string& trace_id,
+                                                              const std::string& title) {
+  std::lock_guard<std::mutex> lock(mu_);
+  SessionInfo info;
+  info.id = NewSessionId();
+  info.trace_id = trace_id;
+  info.title = title;
+  info.created_ns = info.updated_ns = NowNs();
+  Stmt s(db_, "INSERT INTO sessions(id, trace_id, title, created_ns, updated_ns) VALUES(?,?,?,?,?)");
+  s.Bind(info.id).Bind(trace_id).Bind(title).Bind(info.created_ns).Bind(info.updated_ns);
+  auto status = s.Run();
+  if (!status.ok()) return status;
+  return info;
+}
+
+absl::StatusOr<SessionInfo> SqliteSessionStore::GetSession(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "SELECT id, trace_id, title, created_ns, updated_ns, last_seq, input_tokens, output_tokens, "
+         "cached_tokens, cost_micro_usd, (SELECT COUNT(*) FROM turns t WHERE t.session_id = id) "
+         "FROM sessions WHERE id = ?");
+  if (!s.ok()) return s.Error();
+  s.Bind(id);
+  if (s.Step() != SQLITE_ROW) return absl::NotFoundError(absl::StrCat("unknown session '", id, "'"));
+  SessionInfo info{s.Text(0), s.Text(1), s.Text(2), s.Int(3), s.Int(4), static_cast<int>(s.Int(10)),
+                   s.Int(5), s.Int(6), s.Int(7), s.Int(8), s.Int(9)};
+  return info;
+}
+
+absl::StatusOr<std::vector<SessionInfo>> SqliteSessionStore::ListSessions(int limit) {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Stmt s(db_, "SELECT id FROM sessions ORDER BY updated_ns DESC LIMIT ?");
+    if (!s.ok()) return s.Error();
+    s.Bind(static_cast<int64_t>(limit));
+    while (s.Step() == SQLITE_ROW) ids.push_back(s.Text(0));
+  }
+  std::vector<SessionInfo> out;
+  for (const std::string& id : ids) {
+    auto info = GetSession(id);
+    if (info.ok()) out.push_back(*info);  // deleted meanwhile: skip
+  }
+  return out;
+}
+
+absl::Status SqliteSessionStore::DeleteSession(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(id);
+  if (!status.ok()) return status;
+  Stmt s(db_, "DELETE FROM sessions WHERE id = ?");
+  s.Bind(id);
+  return s.Run();
+}
+
+absl::StatusOr<int> SqliteSessionStore::StartTurn(const std::string& session,
+                                                  const std::string& question,
+                                                  const std::string& mode,
+                                                  const std::string& scene) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(session);
+  if (!status.ok()) return status;
+  Stmt next(db_, "SELECT COALESCE(MAX(turn), 0) + 1 FROM turns WHERE session_id = ?");
+  next.Bind(session);
+  if (next.Step() != SQLITE_ROW) return next.Error();
+  const int turn = static_cast<int>(next.Int(0));
+  Stmt s(db_,
+         "INSERT INTO turns(session_id, turn, question, mode, scene, status, started_ns) "
+         "VALUES(?,?,?,?,?,'running',?)");
+  s.Bind(session).Bind(static_cast<int64_t>(turn)).Bind(question).Bind(mode).Bind(scene).Bind(NowNs());
+  status = s.Run();
+  if (!status.ok()) return status;
+  return turn;
+}
+
+absl::Status SqliteSessionStore::FinishTurn(const std::string& session, int turn,
+                                            const std::string& status_text,
+                                            const std::string& report_json) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "UPDATE turns SET status = ?, finished_ns = ?, report_json = ? "
+         "WHERE session_id = ? AND turn = ?");
+  s.Bind(status_text).Bind(NowNs()).Bind(report_json).Bind(session).Bind(static_cast<int64_t>(turn));
+  auto status = s.Run();
+  if (!status.ok()) return status;
+  if (sqlite3_changes(db_) == 0) {
+    return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<TurnInfo>> SqliteSessionStore::Turns(const std::string& session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(session);
+  if (!status.ok()) return status;
+  Stmt s(db_,
+         "SELECT turn, question, mode, scene, status, started_ns, finished_ns, report_json "
+         "FROM turns WHERE session_id = ? ORDER BY turn");
+  s.Bind(session);
+  std::vector<TurnInfo> out;
+  while (s.Step() == SQLITE_ROW) {
+    out.push_back({static_cast<int>(s.Int(0)), s.Text(1), s.Text(2), s.Text(3), s.Text(4), s.Int(5),
+                   s.Int(6), s.Text(7)});
+  }
+  return out;
+}
+
+absl::StatusOr<int64_t> SqliteSessionStore::AppendEvent(const std::string& session, int turn,
+                                                        const std::string& kind,
+                                                        const std::string& payload) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Sequence and insert in one transaction: numbers have no gaps even across a crash.
+  auto status = Exec("BEGIN IMMEDIATE;");
+  if (!status.ok()) return status;
+  auto rollback = [&](absl::Status s) {
+    Exec("ROLLBACK;").IgnoreError();
+    return s;
+  };
+  Stmt bump(db_, "UPDATE sessions SET last_seq = last_seq + 1, updated_ns = ? WHERE id = ?");
+  bump.Bind(NowNs()).Bind(session);
+  status = bump.Run();
+  if (!status.ok()) return rollback(status);
+  if (sqlite3_changes(db_) == 0) {
+    return rollback(absl::NotFoundError(absl::StrCat("unknown session '", session, "'")));
+  }
+  Stmt seq_stmt(db_, "SELECT last_seq FROM sessions WHERE id = ?");
+  seq_stmt.Bind(session);
+  if (seq_stmt.Step() != SQLITE_ROW) return rollback(seq_stmt.Error());
+  const int64_t seq = seq_stmt.Int(0);
+  Stmt insert(db_, "INSERT INTO events(session_id, seq, turn, kind, payload, ts_ns) VALUES(?,?,?,?,?,?)");
+  insert.Bind(session).Bind(seq).Bind(static_cast<int64_t>(turn)).Bind(kind).BindBlob(payload).Bind(NowNs());
+  status = insert.Run();
+  if (!status.ok()) return rollback(status);
+  status = Exec("COMMIT;");
+  if (!status.ok()) return rollback(status);
+  return seq;
+}
+
+absl::StatusOr<std::vector<StoredEvent>> SqliteSessionStore::EventsAfter(const std::string& session,
+                                                                         int64_t after_seq,
+                                                                         int limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(session);
+  if (!status.ok()) return status;
+  Stmt s(db_,
+         "SELECT seq, turn, kind, payload, ts_ns FROM events WHERE session_id = ? AND seq > ? "
+         "ORDER BY seq LIMIT ?");
+  s.Bind(session).Bind(after_seq).Bind(static_cast<int64_t>(limit));
+  std::vector<StoredEvent> out;
+  while (s.Step() == SQLITE_ROW) {
+    out.push_back({s.Int(0), static_cast<int>(s.Int(1)), s.Text(2), s.Text(3), s.Int(4)});
+  }
+  return out;
+}
+
+absl::Status SqliteSessionStore::SaveArtifact(const std::string& session,
+                                              const std::string& artifact_id,
+                                              const std::string& json) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(session);
+  if (!status.ok()) return status;
+  Stmt s(db_, "INSERT OR REPLACE INTO artifacts(session_id, artifact_id, json) VALUES(?,?,?)");
+  s.Bind(session).Bind(artifact_id).Bind(json);
+  return s.Run();
+}
+
+absl::StatusOr<std::string> SqliteSessionStore::LoadArtifact(const std::string& session,
+                                                             const std::string& artifact_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT json FROM artifacts WHERE session_id = ? AND artifact_id = ?");
+  s.Bind(session).Bind(artifact_id);
+  if (s.Step() != SQLITE_ROW) {
+    return absl::NotFoundError(absl::StrCat("unknown artifact '", artifact_id, "' in session '", session, "'"));
+  }
+  return s.Text(0);
+}
+
+absl::Status SqliteSessionStore::AddNote(const std::string& session, const std::string& note) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(session);
+  if (!status.ok()) return status;
+  Stmt s(db_, "INSERT INTO notes(session_id, note) VALUES(?,?)");
+  s.Bind(session).Bind(note);
+  return s.Run();
+}
+
+absl::StatusOr<std::vector<std::string>> SqliteSessionStore::Notes(const std::string& session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto status = RequireSession(session);
+  if (!status.ok()) return status;
+  Stmt s(db_, "SELECT note FROM notes WHERE session_id = ? ORDER BY rowid");
+  s.Bind(session);
+  std::vector<std::string> out;
+  while (s.Step() == SQLITE_ROW) out.push_back(s.Text(0));
+  return out;
+}
+
+absl::Status SqliteSessionStore::AddUsage(const std::string& session, const TokenUsage& usage) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
+         "cached_tokens = cached_tokens + ?, cost_micro_usd = cost_micro_usd + ? WHERE id = ?");
+  s.Bind(usage.input_tokens).Bind(usage.output_tokens).Bind(usage.cached_tokens)
+      .Bind(usage.cost_micro_usd).Bind(session);
+  auto status = s.Run();
+  if (!status.ok()) return status;
+  if (sqlite3_changes(db_) == 0) return absl::NotFoundError(absl::StrCat("unknown session '", session, "'"));
+  return absl::OkStatus();
+}
+
+}  // namespace tw::agent

@@ -1,0 +1,129 @@
+#pragma once
+// Durable session state for the orchestrator (DESIGN.md §6): sessions, their turns, the event
+// stream with per-session sequence numbers (so a client can resume from a sequence after a
+// disconnect), artifacts, notes and token usage. A restarted orchestrator opens the same store
+// and carries on. `SqliteSessionStore` keeps it in one SQLite file (WAL, fsync on commit).
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+struct sqlite3;
+
+namespace tw::agent {
+
+struct SessionInfo {
+  std::string id;
+  std::string trace_id;
+  std::string title;
+  int64_t created_ns = 0;
+  int64_t updated_ns = 0;
+  int turns = 0;
+  int64_t last_seq = 0;
+  int64_t input_tokens = 0;
+  int64_t output_tokens = 0;
+  int64_t cached_tokens = 0;
+  int64_t cost_micro_usd = 0;
+};
+
+struct TurnInfo {
+  int index = 0;
+  std::string question;
+  std::string mode;
+  std::string scene;
+  std::string status;  // running | done | error | cancelled
+  int64_t started_ns = 0;
+  int64_t finished_ns = 0;
+  std::string report_json;
+};
+
+struct StoredEvent {
+  int64_t seq = 0;
+  int turn = 0;
+  std::string kind;     // progress, thought, answer_delta, tool_call, tool_result, ...
+  std::string payload;  // serialized event (opaque to the store)
+  int64_t ts_ns = 0;
+};
+
+struct TokenUsage {
+  int64_t input_tokens = 0;
+  int64_t output_tokens = 0;
+  int64_t cached_tokens = 0;
+  int64_t cost_micro_usd = 0;
+};
+
+class SessionStore {
+ public:
+  virtual ~SessionStore() = default;
+  virtual absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id,
+                                                    const std::string& title) = 0;
+  // NOT_FOUND for unknown sessions everywhere below.
+  virtual absl::StatusOr<SessionInfo> GetSession(const std::string& id) = 0;
+  virtual absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit) = 0;
+  virtual absl::Status DeleteSession(const std::string& id) = 0;
+
+  virtual absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
+                                        const std::string& mode, const std::string& scene) = 0;
+  virtual absl::Status FinishTurn(const std::string& session, int turn, const std::string& status,
+                                  const std::string& report_json) = 0;
+  virtual absl::StatusOr<std::vector<TurnInfo>> Turns(const std::string& session) = 0;
+
+  // Appends an event and returns its sequence number (1, 2, ... per session, no gaps).
+  virtual absl::StatusOr<int64_t> AppendEvent(const std::string& session, int turn,
+                                              const std::string& kind,
+                                              const std::string& payload) = 0;
+  // Events with seq > after_seq, in order, at most `limit`.
+  virtual absl::StatusOr<std::vector<StoredEvent>> EventsAfter(const std::string& session,
+                                                               int64_t after_seq, int limit) = 0;
+
+  virtual absl::Status SaveArtifact(const std::string& session, const std::string& artifact_id,
+                                    const std::string& json) = 0;
+  virtual absl::StatusOr<std::string> LoadArtifact(const std::string& session,
+                                                   const std::string& artifact_id) = 0;
+  virtual absl::Status AddNote(const std::string& session, const std::string& note) = 0;
+  virtual absl::StatusOr<std::vector<std::string>> Notes(const std::string& session) = 0;
+  virtual absl::Status AddUsage(const std::string& session, const TokenUsage& usage) = 0;
+};
+
+class SqliteSessionStore : public SessionStore {
+ public:
+  // Creates the file and schema when missing. ":memory:" gives a private in-memory store.
+  static absl::StatusOr<std::unique_ptr<SqliteSessionStore>> Open(const std::string& path);
+  ~SqliteSessionStore() override;
+
+  absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id,
+                                            const std::string& title) override;
+  absl::StatusOr<SessionInfo> GetSession(const std::string& id) override;
+  absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit) override;
+  absl::Status DeleteSession(const std::string& id) override;
+  absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
+                                const std::string& mode, const std::string& scene) override;
+  absl::Status FinishTurn(const std::string& session, int turn, const std::string& status,
+                          const std::string& report_json) override;
+  absl::StatusOr<std::vector<TurnInfo>> Turns(const std::string& session) override;
+  absl::StatusOr<int64_t> AppendEvent(const std::string& session, int turn, const std::string& kind,
+                                      const std::string& payload) override;
+  absl::StatusOr<std::vector<StoredEvent>> EventsAfter(const std::string& session,
+                                                       int64_t after_seq, int limit) override;
+  absl::Status SaveArtifact(const std::string& session, const std::string& artifact_id,
+                            const std::string& json) override;
+  absl::StatusOr<std::string> LoadArtifact(const std::string& session,
+                                           const std::string& artifact_id) override;
+  absl::Status AddNote(const std::string& session, const std::string& note) override;
+  absl::StatusOr<std::vector<std::string>> Notes(const std::string& session) override;
+  absl::Status AddUsage(const std::string& session, const TokenUsage& usage) override;
+
+ private:
+  explicit SqliteSessionStore(sqlite3* db) : db_(db) {}
+  absl::Status Exec(const char* sql);
+  absl::Status RequireSession(const std::string& id);
+
+  sqlite3* db_;
+  std::mutex mu_;  // one writer at a time; sequence numbers are assigned under it
+};
+
+}  // namespace tw::agent
