@@ -111,6 +111,7 @@ struct Skill {
   std::vector<SkillInput> inputs;
   std::vector<std::string> required_tables;   // must exist and have rows in the trace
   std::vector<std::string> required_modules;  // must be provided by the engine
+  SourceLocation requires_location;           // of `requires:`, for messages
   std::vector<Step> steps;
   // The step whose result is the skill's result (what a `skill:` step or an agent receives);
   // empty: the last step that is not a diagnose step.

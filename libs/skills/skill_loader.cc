@@ -219,6 +219,7 @@ class Loader {
       }
     }
     if (const YAML::Node req = root["requires"]) {
+      skill->requires_location = Loc(req);
       if (CheckMap(req, "requires", {"tables", "modules"})) {
         skill->required_tables = GetStringList(req, "tables");
         skill->required_modules = GetStringList(req, "modules");

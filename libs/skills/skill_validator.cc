@@ -1,6 +1,7 @@
 #include "libs/skills/skill_validator.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -89,6 +90,7 @@ class SkillChecker {
       : skill_(skill), library_(library), options_(options), diags_(diags) {}
 
   void Run() {
+    CheckCallCycles();
     if (options_.check_against_engine) OpenEngine();
     std::set<std::string> earlier;
     for (const Step& step : skill_.steps) {
@@ -110,6 +112,38 @@ class SkillChecker {
     diags_->push_back({loc, std::move(message), true});
   }
 
+  // A skill that reaches itself through `skill:` calls would only stop at the executor's depth
+  // limit; say so at load time instead.
+  void CheckCallCycles() {
+    std::vector<std::string> path = {skill_.name};
+    std::set<std::string> visiting = {skill_.name};
+    std::function<bool(const Skill&)> visit = [&](const Skill& s) -> bool {
+      std::vector<const Step*> calls;
+      for (const Step& st : s.steps) {
+        if (st.kind == Step::Kind::kSkill) calls.push_back(&st);
+        if (st.kind == Step::Kind::kForEach && st.body && st.body->kind == Step::Kind::kSkill) {
+          calls.push_back(st.body.get());
+        }
+      }
+      for (const Step* st : calls) {
+        if (st->skill == skill_.name && path.size() > 1) {
+          path.push_back(st->skill);
+          return true;
+        }
+        const Skill* callee = library_.Find(st->skill);
+        if (!callee || visiting.count(callee->name)) continue;
+        visiting.insert(callee->name);
+        path.push_back(callee->name);
+        if (visit(*callee)) return true;
+        path.pop_back();
+      }
+      return false;
+    };
+    if (visit(skill_)) {
+      Error(skill_.location, absl::StrCat("skill calls form a cycle: ", absl::StrJoin(path, " -> ")));
+    }
+  }
+
   void OpenEngine() {
     std::string error;
     engine_ = EmptyEngine::Open(&error);
@@ -119,7 +153,7 @@ class SkillChecker {
     }
     for (const std::string& module : skill_.required_modules) {
       if (!FindSqlModule(module)) {
-        Warn(skill_.location,
+        Warn(skill_.requires_location,
              absl::StrCat("requires module '", module,
                           "', which this engine does not provide: the skill will report "
                           "\"not supported\" and its SQL is not checked"));
@@ -128,7 +162,7 @@ class SkillChecker {
       }
       auto st = engine_->Include(module);
       if (!st.ok()) {
-        Error(skill_.location, absl::StrCat("module '", module, "' fails to include: ",
+        Error(skill_.requires_location, absl::StrCat("module '", module, "' fails to include: ",
                                             std::string(st.message())));
         sql_checkable_ = false;
       }
@@ -140,7 +174,7 @@ class SkillChecker {
     }
     for (const std::string& table : skill_.required_tables) {
       if (!tables->count(table) && sql_checkable_) {
-        Error(skill_.location, absl::StrCat("requires table '", table,
+        Error(skill_.requires_location, absl::StrCat("requires table '", table,
                                             "', which is not in the engine's schema"));
       }
     }

@@ -285,5 +285,89 @@ steps:
   EXPECT_EQ(verdict.rows.size(), 2u) << "the diagnose step's table lists its findings";
 }
 
+TEST_F(SkillExecutorTest, OutputEvidenceRowAndCalledSkillSupport) {
+  Add(absl::StrCat("name: needs_frames\n", kHeader, R"yaml(requires: {tables: [actual_frame_timeline_slice]}
+steps:
+  - id: q
+    sql: SELECT 1 AS one
+)yaml"));
+  Add(absl::StrCat("name: caller\n", kHeader, R"yaml(output: counts
+steps:
+  - id: counts
+    sql: |
+      SELECT 'sched' AS name, (SELECT COUNT(*) FROM sched) AS n
+      UNION ALL SELECT 'frames', (SELECT COUNT(*) FROM actual_frame_timeline_slice)
+  - id: frames
+    optional: true
+    skill: needs_frames
+  - id: after
+    sql: SELECT 1 AS one
+  - id: verdict
+    diagnose:
+      - id: no_frames
+        condition: steps.counts.rows[1].n == 0 and steps.frames.status == null
+        severity: info
+        title: "no frames"
+        evidence: {step: counts, row: 1, fields: [name, n]}
+)yaml"));
+  SkillRunResult r = Run("caller");
+  ASSERT_EQ(r.outcome, SkillOutcome::kOk) << r.message;
+  EXPECT_EQ(r.steps[1]->status, StepStatus::kNotSupported);
+  EXPECT_THAT(r.steps[1]->message, HasSubstr("needs data in actual_frame_timeline_slice"));
+  EXPECT_EQ(r.steps[2]->status, StepStatus::kOk) << "an optional unsupported call does not stop the skill";
+  ASSERT_NE(r.Output(), nullptr);
+  EXPECT_EQ(r.Output()->step, "counts");
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].evidence_row, 1);
+  ASSERT_EQ(r.findings[0].evidence_fields.size(), 2u);
+  EXPECT_EQ(r.findings[0].evidence_fields[0].second.string_value, "frames");
+
+  Add(absl::StrCat("name: strict_caller\n", kHeader, R"yaml(steps:
+  - id: frames
+    skill: needs_frames
+  - id: after
+    sql: SELECT 1 AS one
+)yaml"));
+  SkillRunResult strict = Run("strict_caller");
+  EXPECT_EQ(strict.outcome, SkillOutcome::kNotSupported);
+  EXPECT_THAT(strict.message, HasSubstr("skill 'needs_frames' needs data in actual_frame_timeline_slice"));
+  EXPECT_EQ(strict.steps.size(), 1u);
+}
+
+TEST_F(SkillExecutorTest, ForEachBodiesThatFail) {
+  Add(absl::StrCat("name: loops\n", kHeader, R"yaml(steps:
+  - id: numbers
+    sql: SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3
+  - id: tolerant
+    for_each: numbers
+    step:
+      optional: true
+      sql: SELECT CASE WHEN :n = 2 THEN json_extract('not json', '$') ELSE :n * 10 END AS v
+      params: {n: row.n}
+  - id: filtered
+    for_each: numbers
+    step:
+      when: row.n != 2
+      sql: SELECT :n AS v
+      params: {n: row.n}
+  - id: strict
+    for_each: numbers
+    step:
+      sql: SELECT CASE WHEN :n = 3 THEN json_extract('not json', '$') ELSE :n END AS v
+      params: {n: row.n}
+)yaml"));
+  SkillRunResult r = Run("loops");
+  EXPECT_EQ(r.outcome, SkillOutcome::kError);
+  ASSERT_EQ(r.steps.size(), 4u);
+  const StepResult& tolerant = *r.steps[1];
+  EXPECT_EQ(tolerant.status, StepStatus::kOk);
+  ASSERT_EQ(tolerant.rows.size(), 2u);
+  EXPECT_EQ(tolerant.rows[1][0].int_value, 30);
+  EXPECT_THAT(tolerant.message, HasSubstr("1 of 3 iterations failed (optional)"));
+  EXPECT_EQ(r.steps[2]->rows.size(), 2u) << "the body's when skips row 2";
+  EXPECT_EQ(r.steps[3]->status, StepStatus::kFailed);
+  EXPECT_THAT(r.message, HasSubstr("step 'strict' failed: 1 of 3 iterations failed; first: strict[2]: malformed JSON"));
+}
+
 }  // namespace
 }  // namespace tw::skills

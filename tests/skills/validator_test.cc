@@ -129,6 +129,23 @@ TEST(SkillValidatorTest, SkillCalls) {
   EXPECT_THAT(out, HasSubstr("a skill cannot call itself"));
 }
 
+TEST(SkillValidatorTest, CallCycles) {
+  std::vector<Diagnostic> diags;
+  SkillLibrary library;
+  for (const auto& [name, callee] : std::vector<std::pair<std::string, std::string>>{
+           {"a", "b"}, {"b", "c"}, {"c", "a"}}) {
+    LoadedSkill s = ParseSkillYaml(Header(name) + "steps:\n  - id: call\n    skill: " + callee + "\n",
+                                   name + ".skill.yaml");
+    ASSERT_TRUE(s.skill);
+    library.Add(*s.skill, &diags);
+  }
+  ValidationOptions options;
+  options.check_against_engine = false;
+  ValidateSkill(*library.Find("a"), library, options, &diags);
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].ToString(), "a.skill.yaml:1:1: error: skill calls form a cycle: a -> b -> c -> a");
+}
+
 TEST(SkillValidatorTest, AgainstTheEngineSchema) {
   const std::string out = Validate(Header() + R"yaml(requires:
   tables: [sched, no_such_table]
@@ -137,8 +154,8 @@ steps:
   - id: a
     sql: SELECT 1
 )yaml");
-  EXPECT_THAT(out, HasSubstr("warning: requires module 'android.not_a_module_yet', which this engine "
-                             "does not provide"));
+  EXPECT_THAT(out, HasSubstr("t.skill.yaml:6:3: warning: requires module 'android.not_a_module_yet', "
+                             "which this engine does not provide"));
 
   const std::string tables = Validate(Header() + R"yaml(requires:
   tables: [sched, no_such_table]
