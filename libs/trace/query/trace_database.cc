@@ -1,5 +1,6 @@
 #include "libs/trace/query/trace_database.h"
 
+#include <algorithm>
 #include <sqlite3.h>
 
 #include <string>
@@ -33,7 +34,24 @@ struct ResultSink {
   QueryResult* result;
   int64_t max_rows;
   int64_t max_bytes;
+  const RowStream* stream = nullptr;
+  int64_t streamed_rows = 0;
 };
+
+int BindValue(sqlite3_stmt* stmt, int index, const SqlValue& v) {
+  switch (v.type) {
+    case SqlValue::Type::kNull:
+      return sqlite3_bind_null(stmt, index);
+    case SqlValue::Type::kInt:
+      return sqlite3_bind_int64(stmt, index, v.int_value);
+    case SqlValue::Type::kDouble:
+      return sqlite3_bind_double(stmt, index, v.double_value);
+    case SqlValue::Type::kString:
+      return sqlite3_bind_text(stmt, index, v.string_value.data(),
+                               static_cast<int>(v.string_value.size()), SQLITE_TRANSIENT);
+  }
+  return SQLITE_MISUSE;
+}
 
 // Approximate size of a cell, for max_bytes.
 int64_t CellBytes(const SqlValue& v) {
@@ -95,6 +113,7 @@ struct TraceDatabase::Impl {
   absl::Time deadline = absl::InfiniteFuture();
   absl::Duration timeout = absl::InfiniteDuration();
   const std::atomic<bool>* cancelled = nullptr;
+  const std::vector<std::pair<std::string, SqlValue>>* params = nullptr;
   StopReason stop = StopReason::kNone;
 
   bool trusted() const { return trusted_depth > 0; }
@@ -108,6 +127,7 @@ struct TraceDatabase::Impl {
   absl::Status RunStatement(std::string_view text, ResultSink* sink);
   absl::Status RunSql(std::string_view sql, ResultSink* sink);
   absl::Status Step(sqlite3_stmt* stmt, ResultSink* sink);
+  absl::Status StepStreaming(sqlite3_stmt* stmt, ResultSink* sink);
   absl::StatusOr<std::vector<std::string>> ColumnsOf(std::string_view select);
   absl::Status CreateTableOrView(const PerfettoStatement& st);
   absl::Status Include(std::string_view name);
@@ -266,6 +286,12 @@ absl::Status TraceDatabase::Impl::RunSql(std::string_view sql, ResultSink* sink)
     if (rc != SQLITE_OK) return SqliteError(rc);
     tail = next ? next : end;
     if (!stmt.stmt) continue;  // only space or comments
+    if (params && !trusted()) {
+      for (const auto& [name, value] : *params) {
+        const int index = sqlite3_bind_parameter_index(stmt.stmt, absl::StrCat(":", name).c_str());
+        if (index > 0 && BindValue(stmt.stmt, index, value) != SQLITE_OK) return SqliteError(SQLITE_ERROR);
+      }
+    }
     RETURN_IF_ERROR(Step(stmt.stmt, sink));
   }
   return absl::OkStatus();
@@ -283,6 +309,7 @@ absl::Status TraceDatabase::Impl::Step(sqlite3_stmt* stmt, ResultSink* sink) {
       result->columns.emplace_back(name ? name : "");
     }
   }
+  if (result && sink->stream) return StepStreaming(stmt, sink);
   int64_t bytes = 0;
   for (;;) {
     const int rc = sqlite3_step(stmt);
@@ -308,6 +335,41 @@ absl::Status TraceDatabase::Impl::Step(sqlite3_stmt* stmt, ResultSink* sink) {
     bytes += row_bytes;
     result->rows.push_back(std::move(row));
   }
+  return absl::OkStatus();
+}
+
+absl::Status TraceDatabase::Impl::StepStreaming(sqlite3_stmt* stmt, ResultSink* sink) {
+  const RowStream& stream = *sink->stream;
+  const int ncols = sqlite3_column_count(stmt);
+  const size_t batch_rows = std::max<size_t>(1, stream.batch_rows);
+  std::vector<std::vector<SqlValue>> batch;
+  batch.reserve(batch_rows);
+  auto stopped_by_consumer = [&] {
+    stop = StopReason::kCancelled;
+    return absl::CancelledError("the result's consumer stopped the query");
+  };
+  if (stream.on_columns && !stream.on_columns(sink->result->columns)) return stopped_by_consumer();
+  for (;;) {
+    const int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) return SqliteError(rc);
+    if (sink->max_rows >= 0 && sink->streamed_rows >= sink->max_rows) {
+      sink->result->truncated = true;
+      break;
+    }
+    std::vector<SqlValue> row;
+    row.reserve(static_cast<size_t>(ncols));
+    for (int i = 0; i < ncols; ++i) row.push_back(ReadCell(stmt, i));
+    batch.push_back(std::move(row));
+    ++sink->streamed_rows;
+    if (batch.size() >= batch_rows) {
+      if (!stream.on_rows(std::move(batch))) return stopped_by_consumer();
+      batch.clear();
+      batch.reserve(batch_rows);
+      RETURN_IF_ERROR(CheckStop());
+    }
+  }
+  if (!batch.empty() && !stream.on_rows(std::move(batch))) return stopped_by_consumer();
   return absl::OkStatus();
 }
 
@@ -452,16 +514,18 @@ absl::StatusOr<QueryResult> TraceDatabase::Execute(std::string_view sql,
   impl.deadline = options.timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
                                                               : start + options.timeout;
   impl.cancelled = options.cancelled;
+  impl.params = options.params.empty() ? nullptr : &options.params;
   impl.stop = StopReason::kNone;
 
   QueryResult result;
-  ResultSink sink{&result, options.max_rows, options.max_bytes};
+  ResultSink sink{&result, options.max_rows, options.max_bytes, options.stream};
   absl::Status s = impl.RunScript(sql, "", &sink, &result.statement_count);
 
   // A transaction left open would leak into the next caller's statements on this shared
   // connection.
   if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
   impl.cancelled = nullptr;
+  impl.params = nullptr;
   impl.deadline = absl::InfiniteFuture();
   impl.stop = StopReason::kNone;
   if (!s.ok()) return s;

@@ -5,10 +5,13 @@
 // guards callers need: read-only trace tables, deadlines, row/byte limits and cancellation.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -20,11 +23,26 @@ namespace tw {
 
 class TraceStorage;
 
+// Receives a result in batches instead of one QueryResult (streaming to a client): first the
+// column names (once, before any batch), then batches of rows. Returning false stops the query
+// (it ends with CANCELLED).
+struct RowStream {
+  std::function<bool(const std::vector<std::string>& columns)> on_columns;
+  std::function<bool(std::vector<std::vector<SqlValue>>&& rows)> on_rows;
+  size_t batch_rows = 1000;
+};
+
 struct QueryOptions {
   absl::Duration timeout = absl::InfiniteDuration();
   int64_t max_rows = -1;   // -1: unlimited; otherwise the result is cut and marked truncated
   int64_t max_bytes = -1;  // approximate size of the result's cells
   const std::atomic<bool>* cancelled = nullptr;  // set to true from another thread to cancel
+  // Values for `:name` parameters, bound (never spliced) on every plain SQL statement that uses
+  // them; parameters without a value are NULL.
+  std::vector<std::pair<std::string, SqlValue>> params;
+  // When set, the last statement's rows go here and the returned QueryResult has no rows (its
+  // columns, truncated flag and counts are still set).
+  const RowStream* stream = nullptr;
 };
 
 class TraceDatabase {

@@ -611,3 +611,85 @@ TEST(TraceDatabaseScaleTest, JoinsOverLargeTablesUseIndexes) {
 
 }  // namespace
 }  // namespace tw
+
+namespace tw {
+namespace {
+
+// ------------------------------------------------------------- bound parameters and streaming
+
+class TraceDatabaseParamsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    storage_ = testing::MakeSmallTrace();
+    db_ = testing::OpenOrDie(storage_.get());
+    ASSERT_NE(db_, nullptr);
+  }
+  std::unique_ptr<TraceStorage> storage_;
+  std::unique_ptr<TraceDatabase> db_;
+};
+
+TEST_F(TraceDatabaseParamsTest, ParametersAreBoundNeverSpliced) {
+  QueryOptions options;
+  options.params = {{"x", SqlValue::Int(41)}, {"name", SqlValue::String("a'); DROP TABLE t; --")}};
+  auto r = db_->Execute("SELECT :x + 1 AS y, :name AS n, :unset IS NULL AS u", options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->rows.size(), 1u);
+  EXPECT_EQ(r->rows[0][0].int_value, 42);
+  EXPECT_EQ(r->rows[0][1].string_value, "a'); DROP TABLE t; --");
+  EXPECT_EQ(r->rows[0][2].int_value, 1);
+  // Every statement that uses a parameter gets it, not only the last.
+  auto two = db_->Execute("CREATE TEMP TABLE p AS SELECT :x AS v; SELECT v FROM p", options);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ(two->rows[0][0].int_value, 41);
+  // Parameters do not leak into the next call.
+  auto after = db_->Execute("SELECT :x IS NULL");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->rows[0][0].int_value, 1);
+}
+
+TEST_F(TraceDatabaseParamsTest, StreamsColumnsThenBatches) {
+  RowStream stream;
+  std::vector<std::string> columns;
+  std::vector<size_t> batches;
+  int64_t total = 0;
+  stream.batch_rows = 3;
+  stream.on_columns = [&](const std::vector<std::string>& c) {
+    columns = c;
+    return true;
+  };
+  stream.on_rows = [&](std::vector<std::vector<SqlValue>>&& rows) {
+    batches.push_back(rows.size());
+    for (const auto& row : rows) total += row[0].int_value;
+    return true;
+  };
+  QueryOptions options;
+  options.stream = &stream;
+  options.max_rows = 8;
+  auto r = db_->Execute(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) SELECT i FROM n",
+      options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(columns, std::vector<std::string>{"i"});
+  EXPECT_EQ(batches, (std::vector<size_t>{3, 3, 2}));
+  EXPECT_EQ(total, 36);  // 1..8
+  EXPECT_TRUE(r->truncated);
+  EXPECT_TRUE(r->rows.empty());
+}
+
+TEST_F(TraceDatabaseParamsTest, AConsumerCanStopTheStream) {
+  RowStream stream;
+  stream.batch_rows = 2;
+  int batches = 0;
+  stream.on_rows = [&](std::vector<std::vector<SqlValue>>&&) { return ++batches < 2; };
+  QueryOptions options;
+  options.stream = &stream;
+  auto r = db_->Execute(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) SELECT i FROM n",
+      options);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(batches, 2);
+  EXPECT_TRUE(db_->Execute("SELECT 1").ok());  // the connection is usable afterwards
+}
+
+}  // namespace
+}  // namespace tw
