@@ -8,6 +8,7 @@
 #include "libs/trace/importers/json/json_importer.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/proto_importer.h"
+#include "libs/trace/importers/proto/trace_uuid.h"
 #include "libs/trace/importers/systrace/systrace_importer.h"
 #include "libs/trace/reader/open_trace.h"
 #include "libs/trace/sorter/event_sorter.h"
@@ -43,6 +44,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kSoftIrqExit: return "softirq_exit";
     case EventType::kThreadName: return "thread_name";
     case EventType::kJsonEvent: return "json_event";
+    case EventType::kGlobalInstant: return "global_instant";
   }
   return "unknown";
 }
@@ -58,6 +60,27 @@ std::string_view TraceTypeName(TraceFormat format) {
   }
 }
 
+// Passes bytes through, keeping a copy of the first `limit` of them: trace_processor names a
+// trace without a UUID of its own by a hash of its head.
+class HeadRecordingSource : public ChunkSource {
+ public:
+  HeadRecordingSource(std::unique_ptr<ChunkSource> inner, size_t limit)
+      : inner_(std::move(inner)), limit_(limit) {}
+  absl::StatusOr<size_t> Read(uint8_t* buf, size_t capacity) override {
+    absl::StatusOr<size_t> n = inner_->Read(buf, capacity);
+    if (n.ok() && head_.size() < limit_) {
+      head_.append(reinterpret_cast<const char*>(buf), std::min(*n, limit_ - head_.size()));
+    }
+    return n;
+  }
+  const std::string& head() const { return head_; }
+
+ private:
+  std::unique_ptr<ChunkSource> inner_;
+  size_t limit_;
+  std::string head_;
+};
+
 int64_t ElapsedNs(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
                                                               since)
@@ -72,6 +95,15 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   info.format = std::string(TraceFormatName(opened.format));
   info.gzip = opened.gzip;
   info.file_bytes = opened.file_bytes;
+
+  // The hash covers the file as stored; for a gzip file that is not what the importer reads,
+  // so such traces get no derived UUID.
+  HeadRecordingSource* head = nullptr;
+  if (!opened.gzip) {
+    auto recording = std::make_unique<HeadRecordingSource>(std::move(opened.source), 4096);
+    head = recording.get();
+    opened.source = std::move(recording);
+  }
 
   TraceContext context(storage.get());
   EventRouter router(&context);
@@ -153,6 +185,9 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   }
   storage->SetMetadata("trace_size_bytes", info.file_bytes);
   storage->SetMetadata("trace_type", std::string_view(TraceTypeName(opened.format)));
+  if (head && !storage->GetMetadataString("trace_uuid")) {
+    storage->SetMetadata("trace_uuid", std::string_view(TraceUuidFromFilePrefix(head->head())));
+  }
   storage->FinalizeStatsAndMetadata();
 
   ASSIGN_OR_RETURN(std::unique_ptr<TraceDatabase> db, TraceDatabase::Open(storage.get()));

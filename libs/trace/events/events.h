@@ -38,6 +38,7 @@ enum class EventType : uint8_t {
   kSoftIrqExit,
   kThreadName,       // a thread seen with a name (systrace lines name their task)
   kJsonEvent,        // a Chrome JSON trace event (JsonEventData)
+  kGlobalInstant,    // a zero-duration slice on a named global track (GlobalInstantData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -319,6 +320,15 @@ struct JsonEventData {
   StringId blocked_function = kNullStringId;
 };
 
+// A zero-duration slice on a global track known by name and type, e.g. trace triggers on
+// "Trace Triggers" (type "triggers").
+struct GlobalInstantData {
+  StringId track_name = kNullStringId;
+  std::string track_type;
+  StringId name = kNullStringId;
+  std::vector<Arg> args;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -366,6 +376,7 @@ struct Event {
       case EventType::kTrackEvent:
       case EventType::kAndroidLog:
       case EventType::kJsonEvent:
+      case EventType::kGlobalInstant:
         return true;
       default:
         return false;

@@ -38,6 +38,13 @@ void EventRouter::Route(Event& e) {
     case EventType::kTrackEvent: ctx_->track_events->OnTrackEvent(e.ts, e.As<TrackEventData>()); break;
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
     case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
+    case EventType::kGlobalInstant: {
+      const GlobalInstantData& d = e.As<GlobalInstantData>();
+      const uint32_t track = ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type);
+      ctx_->slices.Scoped(e.ts, track, kNullStringId, d.name, 0, d.args);
+      storage_->ExtendBounds(e.ts);
+      break;
+    }
     case EventType::kIrqEnter:
     case EventType::kIrqExit:
     case EventType::kSoftIrqEnter:

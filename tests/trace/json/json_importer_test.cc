@@ -311,3 +311,24 @@ TEST(JsonImporterTest, EmptyTraceLoads) {
 
 }  // namespace
 }  // namespace tw
+
+namespace tw {
+namespace {
+
+TEST(JsonImporterTest, TraceWithoutUuidIsNamedByAHashOfItsHead) {
+  const std::string a = R"([{"ph":"i","ts":1,"pid":1,"tid":1}])";
+  const std::string b = R"([{"ph":"i","ts":2,"pid":1,"tid":1}])";
+  auto uuid = [](const std::string& json) {
+    auto t = json_test::Load(json);
+    return t ? json_test::Rows(*t, "SELECT str_value FROM metadata WHERE name = 'trace_uuid'")
+             : std::string();
+  };
+  const std::string ua = uuid(a);
+  EXPECT_EQ(ua.rfind("00000000-0000-0000-", 0), 0u) << ua;
+  EXPECT_EQ(ua.size(), 37u);  // 36 characters and the newline
+  EXPECT_EQ(uuid(a), ua);
+  EXPECT_NE(uuid(b), ua);
+}
+
+}  // namespace
+}  // namespace tw

@@ -150,7 +150,13 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
     ctx_->storage->IncrementStat("invalid_clock_snapshots");
     return;
   }
-  if (primary && !ctx_->clocks.has_snapshots()) ctx_->clocks.set_trace_clock(*primary);
+  if (!ctx_->clocks.has_snapshots()) {
+    if (primary) ctx_->clocks.set_trace_clock(*primary);
+    // The first snapshot fixes the trace clock (BOOTTIME unless it names another), which
+    // trace_processor records in metadata.
+    ctx_->storage->SetMetadata("trace_time_clock_id",
+                               static_cast<int64_t>(ctx_->clocks.trace_clock().clock_id));
+  }
   ctx_->clocks.AddSnapshot(clocks);
   // The snapshot's own time on the trace clock, for the clock_snapshot table.
   int64_t trace_ts = 0;

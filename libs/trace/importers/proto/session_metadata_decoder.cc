@@ -81,15 +81,31 @@ void SessionMetadataDecoder::DecodeTraceUuid(const proto::Field& field, bool* uu
 void SessionMetadataDecoder::DecodeTrigger(const PacketContext& packet, const proto::Field& field,
                                            bool clone) {
   std::string name;
+  std::optional<std::string_view> producer;
+  std::optional<int32_t> uid;
   proto::Decoder d(field);
   proto::Field f;
   while (d.Next(&f)) {
     if (f.id == pf::trigger::kTriggerName) name = std::string(f.as_string());
+    if (f.id == pf::trigger::kProducerName) producer = f.as_string();
+    if (f.id == pf::trigger::kTrustedProducerUid) uid = f.as_int32();
   }
-  // trace_processor also records each trigger as a zero-duration slice on the global
-  // "Trace Triggers" track (args producer_name, trusted_producer_uid); that needs a slice event
-  // kind the event stream does not have yet.
   const int64_t ts = packet.ts;
+  // Every trigger is also a zero-duration slice on the global "Trace Triggers" track.
+  GlobalInstantData slice;
+  slice.track_name = ctx_->Intern("Trace Triggers");
+  slice.track_type = "triggers";
+  slice.name = ctx_->Intern(name);
+  if (producer && !producer->empty()) {
+    const StringId key = ctx_->Intern("producer_name");
+    slice.args.push_back(Arg{key, key, ArgValue::String(ctx_->Intern(*producer))});
+  }
+  if (uid) {
+    const StringId key = ctx_->Intern("trusted_producer_uid");
+    slice.args.push_back(Arg{key, key, ArgValue::Int(*uid)});
+  }
+  ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
+             Event::WithPayload(ts, EventType::kGlobalInstant, std::move(slice)));
   bool take;
   if (!trace_trigger_) {
     take = true;
