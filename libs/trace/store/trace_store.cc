@@ -1,0 +1,173 @@
+#include "libs/trace/store/trace_store.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
+namespace tw {
+namespace fs = std::filesystem;
+namespace {
+
+bool IsTraceId(const std::string& id) {
+  if (id.size() != 64) return false;
+  for (char c : id) {
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c)) || absl::ascii_isupper(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+absl::Status Errno(const std::string& what) {
+  return absl::InternalError(absl::StrCat(what, ": ", std::strerror(errno)));
+}
+
+}  // namespace
+
+TraceUpload::TraceUpload(TraceStore* store, std::string name, std::string temp_path,
+                         int64_t max_bytes)
+    : store_(store), name_(std::move(name)), temp_path_(std::move(temp_path)), max_bytes_(max_bytes) {
+  fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+TraceUpload::~TraceUpload() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!done_) ::unlink(temp_path_.c_str());
+}
+
+absl::Status TraceUpload::Append(std::string_view bytes) {
+  if (done_) return absl::FailedPreconditionError("upload already finished");
+  if (fd_ < 0) return Errno(absl::StrCat("cannot create ", temp_path_));
+  if (bytes_ + static_cast<int64_t>(bytes.size()) > max_bytes_) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("trace exceeds the upload limit of ", max_bytes_, " bytes"));
+  }
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("writing the upload");
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  hash_.Update(bytes);
+  bytes_ += static_cast<int64_t>(bytes.size());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<StoredTrace> TraceUpload::Finish(const std::string& expected_sha256) {
+  if (done_) return absl::FailedPreconditionError("upload already finished");
+  if (fd_ < 0) return Errno(absl::StrCat("cannot create ", temp_path_));
+  if (bytes_ == 0) return absl::InvalidArgumentError("empty upload");
+  if (::fsync(fd_) != 0) return Errno("syncing the upload");
+  ::close(fd_);
+  fd_ = -1;
+  const std::string id = hash_.HexDigest();
+  if (!expected_sha256.empty() && absl::AsciiStrToLower(expected_sha256) != id) {
+    return absl::InvalidArgumentError(absl::StrCat("checksum mismatch: the data has sha256 ", id,
+                                                   ", the upload declared ", expected_sha256));
+  }
+  auto stored = store_->Commit(temp_path_, id, name_, bytes_);
+  if (stored.ok()) done_ = true;
+  return stored;
+}
+
+absl::StatusOr<std::unique_ptr<TraceStore>> TraceStore::Open(const std::string& dir,
+                                                             int64_t max_upload_bytes) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "tmp", ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot create trace store ", dir, ": ", ec.message()));
+  // Uploads interrupted by a crash leave temporary files; they are never valid traces.
+  for (const auto& entry : fs::directory_iterator(fs::path(dir) / "tmp", ec)) fs::remove(entry.path(), ec);
+  return std::unique_ptr<TraceStore>(new TraceStore(dir, max_upload_bytes));
+}
+
+absl::StatusOr<std::unique_ptr<TraceUpload>> TraceStore::BeginUpload(const std::string& name,
+                                                                     int64_t declared_size) {
+  if (declared_size > max_upload_bytes_) {
+    return absl::ResourceExhaustedError(absl::StrCat("trace of ", declared_size,
+                                                     " bytes exceeds the upload limit of ",
+                                                     max_upload_bytes_, " bytes"));
+  }
+  std::string temp;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    temp = (fs::path(dir_) / "tmp" / absl::StrCat("upload-", ::getpid(), "-", next_temp_++)).string();
+  }
+  return std::unique_ptr<TraceUpload>(new TraceUpload(this, name, temp, max_upload_bytes_));
+}
+
+absl::StatusOr<StoredTrace> TraceStore::AddFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  auto upload = BeginUpload(fs::path(path).filename().string(), ec ? 0 : static_cast<int64_t>(size));
+  if (!upload.ok()) return upload.status();
+  std::string buffer(1 << 20, '\0');
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    if (in.gcount() > 0) {
+      auto status = (*upload)->Append(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
+      if (!status.ok()) return status;
+    }
+  }
+  return (*upload)->Finish();
+}
+
+absl::StatusOr<StoredTrace> TraceStore::Commit(const std::string& temp_path, const std::string& id,
+                                               const std::string& name, int64_t size) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string final_path = PathOf(id);
+  StoredTrace stored{id, name, size, fs::exists(final_path)};
+  if (stored.already_stored) {
+    ::unlink(temp_path.c_str());
+  } else if (::rename(temp_path.c_str(), final_path.c_str()) != 0) {
+    return Errno(absl::StrCat("storing trace ", id));
+  }
+  // The display name travels beside the content.
+  std::ofstream(final_path + ".name") << name;
+  return stored;
+}
+
+absl::StatusOr<StoredTrace> TraceStore::Find(const std::string& id) const {
+  if (!IsTraceId(id)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", id, "' is not a trace id (64 hex digits)"));
+  }
+  std::error_code ec;
+  const std::string path = PathOf(id);
+  const auto size = fs::file_size(path, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("unknown trace '", id, "'"));
+  StoredTrace t{id, "", static_cast<int64_t>(size), true};
+  std::ifstream name_file(path + ".name");
+  std::getline(name_file, t.name);
+  return t;
+}
+
+std::string TraceStore::PathOf(const std::string& id) const {
+  return (fs::path(dir_) / (id + ".trace")).string();
+}
+
+std::vector<StoredTrace> TraceStore::List() const {
+  std::vector<StoredTrace> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const std::string file = entry.path().filename().string();
+    if (file.size() == 70 && file.substr(64) == ".trace") {
+      auto t = Find(file.substr(0, 64));
+      if (t.ok()) out.push_back(*t);
+    }
+  }
+  return out;
+}
+
+}  // namespace tw
