@@ -5,12 +5,37 @@ namespace tw {
 SliceTracker::SliceTracker(TraceStorage* storage, ArgsTracker* args)
     : storage_(storage), args_(args) {}
 
-void SliceTracker::MaybeCloseStack(int64_t ts, std::vector<Open>* stack) {
-  // Complete slices (known end) leave the stack once time passes their end.
-  while (!stack->empty()) {
-    const Open& top = stack->back();
-    if (top.end_ts < 0 || top.end_ts > ts) break;
-    stack->pop_back();
+void SliceTracker::MaybeCloseStack(int64_t ts, int64_t new_dur, std::vector<Open>* stack) {
+  // Walks from the innermost slice out, as trace_processor does. Complete slices (known end)
+  // leave the stack once time reaches their end, except that instants at one timestamp stack
+  // on each other. A complete slice whose end has passed while open slices sit above it (an
+  // End matched a slice below the top) truncates those to its own end: they cannot outlive
+  // their parent.
+  SliceTable& slices = storage_->slice;
+  bool open_above = false;
+  for (size_t i = stack->size(); i-- > 0;) {
+    if (i >= stack->size()) continue;  // popped by an earlier step
+    const Open& o = (*stack)[i];
+    if (o.end_ts < 0) {
+      open_above = true;
+      continue;
+    }
+    if (open_above) {
+      if (ts <= o.end_ts) continue;
+      const int64_t end = o.end_ts;
+      for (size_t j = stack->size(); j-- > i + 1;) {
+        const uint32_t child = (*stack)[j].row;
+        slices.dur.Set(child, end - slices.ts[child]);
+      }
+      stack->resize(i);
+      storage_->IncrementStat("misplaced_end_event");
+      open_above = false;
+      continue;
+    }
+    const int64_t dur = slices.dur[o.row];
+    const bool ends_before = o.end_ts < ts;
+    const bool ends_here = o.end_ts == ts && !(dur == 0 && new_dur == 0);
+    if (ends_before || ends_here) stack->pop_back();
   }
 }
 
@@ -34,7 +59,7 @@ std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId
                                             StringId name, const std::vector<Arg>& args,
                                             ThreadTime thread_time) {
   std::vector<Open>& stack = stacks_[track];
-  MaybeCloseStack(ts, &stack);
+  MaybeCloseStack(ts, -1, &stack);
   const uint32_t row = Insert(ts, -1, track, category, name, &stack, args, thread_time);
   stack.push_back({row, -1});
   return row;
@@ -49,7 +74,7 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
     return std::nullopt;
   }
   std::vector<Open>& stack = it->second;
-  MaybeCloseStack(ts, &stack);
+  MaybeCloseStack(ts, -1, &stack);
   if (stack.empty()) {
     storage_->IncrementStat("stackless_slice_end");
     return std::nullopt;
@@ -60,7 +85,10 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
   for (size_t i = stack.size(); i-- > 0;) {
     if (stack[i].end_ts >= 0) continue;
     const uint32_t row = stack[i].row;
-    if (name != kNullStringId && slices.name[row] != name) continue;
+    // A name only rules out a slice that has a different one.
+    if (name != kNullStringId && slices.name[row] != kNullStringId && slices.name[row] != name) {
+      continue;
+    }
     if (category != kNullStringId && slices.category[row] != category) continue;
     match = i;
     break;
@@ -85,7 +113,13 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
         row, *thread_time.instruction_count - slices.thread_instruction_count[row]);
   }
   AddArgs(row, args);
-  stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(*match));
+  // Only the innermost slice leaves the stack; one further down stays, now complete, until
+  // time passes its end (slices opened above it are then truncated to it).
+  if (*match + 1 == stack.size()) {
+    stack.pop_back();
+  } else {
+    stack[*match].end_ts = ts;
+  }
   return row;
 }
 
@@ -95,7 +129,7 @@ std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringI
                                              ThreadTime thread_time,
                                              std::optional<int64_t> thread_dur) {
   std::vector<Open>& stack = stacks_[track];
-  MaybeCloseStack(ts, &stack);
+  MaybeCloseStack(ts, dur, &stack);
   const uint32_t row = Insert(ts, dur, track, category, name, &stack, args, thread_time);
   if (thread_dur) storage_->slice.thread_dur.Set(row, *thread_dur);
   stack.push_back({row, ts + dur});

@@ -49,7 +49,8 @@ class SliceTracker {
     uint32_t row;
     int64_t end_ts;  // -1: open until an End
   };
-  void MaybeCloseStack(int64_t ts, std::vector<Open>* stack);
+  // `new_dur`: of the slice about to be added (-1 for a Begin or an End).
+  void MaybeCloseStack(int64_t ts, int64_t new_dur, std::vector<Open>* stack);
   uint32_t Insert(int64_t ts, int64_t dur, uint32_t track, StringId category, StringId name,
                   std::vector<Open>* stack, const std::vector<Arg>& args, ThreadTime tt);
 

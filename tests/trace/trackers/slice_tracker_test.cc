@@ -46,6 +46,31 @@ TEST_F(SliceTrackerTest, EndArgsMergeIntoTheBeginArgs) {
   EXPECT_EQ(storage.Str(merged[1].key), "b");
 }
 
+TEST_F(SliceTrackerTest, EndOfAnOuterSliceTruncatesTheOpenSlicesAboveIt) {
+  // An end that names a category closes the matching slice below the top; the slice still
+  // open above it is cut to that end once time moves past it (trace_processor's rule).
+  slices.Begin(20, 0, S("cat"), S("outer"), {});
+  slices.Begin(21, 0, kNullStringId, S("inner"), {});
+  slices.End(28, 0, S("cat"), kNullStringId, {});
+  EXPECT_EQ(storage.slice.dur[0], 8);
+  EXPECT_EQ(storage.slice.dur[1], -1);
+  slices.End(29, 0, kNullStringId, kNullStringId, {});  // nothing left to end
+  EXPECT_EQ(storage.slice.dur[1], 7);
+  EXPECT_EQ(storage.GetStat("misplaced_end_event"), 1);
+  EXPECT_EQ(storage.GetStat("stackless_slice_end"), 1);
+}
+
+TEST_F(SliceTrackerTest, InstantsAtOneTimestampStackButSlicesEndingThereDoNot) {
+  slices.Scoped(10, 0, kNullStringId, S("i1"), 0, {});
+  slices.Scoped(10, 0, kNullStringId, S("i2"), 0, {});
+  slices.Scoped(10, 0, kNullStringId, S("x"), 5, {});  // a slice after instants pops them
+  slices.Scoped(15, 0, kNullStringId, S("i3"), 0, {});  // x ended at 15: i3 is not inside
+  const SliceTable& t = storage.slice;
+  EXPECT_EQ(t.depth[1], 1u);
+  EXPECT_EQ(t.depth[2], 0u);
+  EXPECT_EQ(t.depth[3], 0u);
+}
+
 TEST_F(SliceTrackerTest, IdenticalArgSetsAreShared) {
   const auto a = args.AddArgSet({args.MakeArg("k", ArgValue::String(S("v")))});
   const auto b = args.AddArgSet({args.MakeArg("k", ArgValue::String(S("v")))});
