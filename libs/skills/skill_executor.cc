@@ -249,6 +249,13 @@ class SkillRun {
         return false;
       }
       auto r = runner_.Query(absl::StrCat("SELECT 1 FROM ", table, " LIMIT 1"), {}, 1);
+      // INVALID_ARGUMENT: no such table in this engine (e.g. a module created it elsewhere);
+      // anything else (unknown trace, deadline, cancelled) is an error, not an answer.
+      if (!r.ok() && r.status().code() != absl::StatusCode::kInvalidArgument) {
+        Fail(SkillOutcome::kError, absl::StrCat("cannot check table '", table, "': ",
+                                                std::string(r.status().message())));
+        return false;
+      }
       if (!r.ok() || r->rows.empty()) empty.push_back(table);
     }
     if (!empty.empty()) {
@@ -558,9 +565,8 @@ class SkillRun {
 
 }  // namespace
 
-SkillRunResult SkillExecutor::Run(const Skill& skill,
-                                  const std::map<std::string, std::string>& params,
-                                  const EventSink& sink) {
+absl::StatusOr<std::map<std::string, SqlValue>> SkillExecutor::ConvertParams(
+    const Skill& skill, const std::map<std::string, std::string>& params) {
   std::map<std::string, SqlValue> values;
   std::vector<std::string> errors;
   for (const auto& [name, text] : params) {
@@ -576,15 +582,30 @@ SkillRunResult SkillExecutor::Run(const Skill& skill,
     }
     values[name] = *v;
   }
-  if (!errors.empty()) {
+  std::vector<std::string> missing;
+  for (const SkillInput& input : skill.inputs) {
+    if (input.required && !values.count(input.name)) missing.push_back(input.name);
+  }
+  if (!missing.empty()) {
+    errors.push_back(absl::StrCat("missing required input(s): ", absl::StrJoin(missing, ", ")));
+  }
+  if (!errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(errors, "; "));
+  return values;
+}
+
+SkillRunResult SkillExecutor::Run(const Skill& skill,
+                                  const std::map<std::string, std::string>& params,
+                                  const EventSink& sink) {
+  auto values = ConvertParams(skill, params);
+  if (!values.ok()) {
     SkillRunResult r;
     r.skill = skill.name;
     r.outcome = SkillOutcome::kInvalidArgument;
-    r.message = absl::StrJoin(errors, "; ");
+    r.message = std::string(values.status().message());
     if (sink) sink({SkillEvent::Kind::kSkillError, skill.name, "", 0, nullptr, nullptr, r.message});
     return r;
   }
-  return RunWithValues(skill, values, sink, 0);
+  return RunWithValues(skill, *values, sink, 0);
 }
 
 SkillRunResult SkillExecutor::RunWithValues(const Skill& skill,

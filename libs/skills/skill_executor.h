@@ -105,6 +105,10 @@ class SkillExecutor {
   // `params`: input values as text (from the CLI or a request), converted by input type.
   SkillRunResult Run(const Skill& skill, const std::map<std::string, std::string>& params,
                      const EventSink& sink = nullptr);
+  // Converts text parameters by each input's type; INVALID_ARGUMENT names unknown inputs, bad
+  // values and missing required inputs (all of them).
+  static absl::StatusOr<std::map<std::string, SqlValue>> ConvertParams(
+      const Skill& skill, const std::map<std::string, std::string>& params);
   // Inputs already typed (used for `skill:` calls).
   SkillRunResult RunWithValues(const Skill& skill, const std::map<std::string, SqlValue>& inputs,
                                const EventSink& sink, int depth);
