@@ -39,6 +39,7 @@ enum class EventType : uint8_t {
   kThreadName,       // a thread seen with a name (systrace lines name their task)
   kJsonEvent,        // a Chrome JSON trace event (JsonEventData)
   kGlobalInstant,    // a zero-duration slice on a named global track (GlobalInstantData)
+  kFrameTimeline,    // an Android FrameTimelineEvent start or end (FrameTimelineData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -329,6 +330,26 @@ struct GlobalInstantData {
   std::vector<Arg> args;
 };
 
+// One FrameTimelineEvent (SurfaceFlinger's expected/actual frame timelines). The importer has
+// already turned enums and bitmasks into trace_processor's strings and built the slice args;
+// the tracker pairs starts and ends by cookie and chooses tracks.
+struct FrameTimelineData {
+  enum class Kind : uint8_t {
+    kExpectedDisplayFrame,
+    kActualDisplayFrame,
+    kExpectedSurfaceFrame,
+    kActualSurfaceFrame,
+    kFrameEnd,
+  };
+  Kind kind = Kind::kFrameEnd;
+  int64_t cookie = 0;
+  int64_t token = 0;                 // the frame's own token (display or surface)
+  int64_t display_frame_token = 0;   // surface frames: the display frame they are shown in
+  int32_t pid = 0;
+  StringId name = kNullStringId;     // the token as text, the slice name
+  std::vector<Arg> args;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -377,6 +398,7 @@ struct Event {
       case EventType::kAndroidLog:
       case EventType::kJsonEvent:
       case EventType::kGlobalInstant:
+      case EventType::kFrameTimeline:
         return true;
       default:
         return false;

@@ -8,6 +8,7 @@ namespace tw {
 EventRouter::EventRouter(TraceContext* context)
     : ctx_(context),
       storage_(context->storage),
+      frame_timeline_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -45,6 +46,7 @@ void EventRouter::Route(Event& e) {
       storage_->ExtendBounds(e.ts);
       break;
     }
+    case EventType::kFrameTimeline: frame_timeline_.OnEvent(e.ts, e.As<FrameTimelineData>()); break;
     case EventType::kIrqEnter:
     case EventType::kIrqExit:
     case EventType::kSoftIrqEnter:

@@ -69,6 +69,7 @@ inline constexpr uint32_t kExtensionDescriptor = 72;      // ExtensionDescriptor
 inline constexpr uint32_t kMemoryTrackerSnapshot = 73;    // MemoryTrackerSnapshot
 inline constexpr uint32_t kStreamingAllocation = 74;      // StreamingAllocation
 inline constexpr uint32_t kStreamingFree = 75;            // StreamingFree
+inline constexpr uint32_t kFrameTimelineEvent = 76;        // FrameTimelineEvent
 inline constexpr uint32_t kAndroidEnergyEstimationBreakdown =
     77;                                                         // AndroidEnergyEstimationBreakdown
 inline constexpr uint32_t kUiState = 78;                        // UiState
@@ -1517,5 +1518,90 @@ inline constexpr int32_t kEnterContext = '(';
 inline constexpr int32_t kLeaveContext = ')';
 inline constexpr int32_t kLinkIds = '=';
 }  // namespace legacy_phase
+
+// FrameTimelineEvent (protos/third_party/android/frameworks/native/tracing/
+// frameworks_native_trace_packet.proto), TracePacket field 76.
+namespace frame_timeline_event {
+inline constexpr uint32_t kExpectedDisplayFrameStart = 1;  // ExpectedDisplayFrameStart
+inline constexpr uint32_t kActualDisplayFrameStart = 2;    // ActualDisplayFrameStart
+inline constexpr uint32_t kExpectedSurfaceFrameStart = 3;  // ExpectedSurfaceFrameStart
+inline constexpr uint32_t kActualSurfaceFrameStart = 4;    // ActualSurfaceFrameStart
+inline constexpr uint32_t kFrameEnd = 5;                   // FrameEnd
+}  // namespace frame_timeline_event
+namespace frame_timeline_expected_display {
+inline constexpr uint32_t kCookie = 1;  // int64
+inline constexpr uint32_t kToken = 2;   // int64
+inline constexpr uint32_t kPid = 3;     // int32
+}  // namespace frame_timeline_expected_display
+namespace frame_timeline_actual_display {
+inline constexpr uint32_t kCookie = 1;                           // int64
+inline constexpr uint32_t kToken = 2;                            // int64
+inline constexpr uint32_t kPid = 3;                              // int32
+inline constexpr uint32_t kPresentType = 4;                      // PresentType
+inline constexpr uint32_t kOnTimeFinish = 5;                     // bool
+inline constexpr uint32_t kGpuComposition = 6;                   // bool
+inline constexpr uint32_t kJankType = 7;                         // int32 (JankType bits)
+inline constexpr uint32_t kPredictionType = 8;                   // PredictionType
+inline constexpr uint32_t kJankSeverityType = 9;                 // JankSeverityType
+inline constexpr uint32_t kPresentDelayMillis = 10;              // float
+inline constexpr uint32_t kJankSeverityScore = 11;               // float
+inline constexpr uint32_t kJankTypeExperimental = 12;            // int32
+inline constexpr uint32_t kPresentTypeExperimental = 13;         // PresentType
+inline constexpr uint32_t kJankDebugMetadata = 14;               // float
+inline constexpr uint32_t kLatchedUnsignaledCount = 15;          // int64
+inline constexpr uint32_t kAddressableUnsignaledLatchCount = 16; // int64
+}  // namespace frame_timeline_actual_display
+namespace frame_timeline_expected_surface {
+inline constexpr uint32_t kCookie = 1;             // int64
+inline constexpr uint32_t kToken = 2;              // int64
+inline constexpr uint32_t kDisplayFrameToken = 3;  // int64
+inline constexpr uint32_t kPid = 4;                // int32
+inline constexpr uint32_t kLayerName = 5;          // string
+}  // namespace frame_timeline_expected_surface
+namespace frame_timeline_actual_surface {
+inline constexpr uint32_t kCookie = 1;                      // int64
+inline constexpr uint32_t kToken = 2;                       // int64
+inline constexpr uint32_t kDisplayFrameToken = 3;           // int64
+inline constexpr uint32_t kPid = 4;                         // int32
+inline constexpr uint32_t kLayerName = 5;                   // string
+inline constexpr uint32_t kPresentType = 6;                 // PresentType
+inline constexpr uint32_t kOnTimeFinish = 7;                // bool
+inline constexpr uint32_t kGpuComposition = 8;              // bool
+inline constexpr uint32_t kJankType = 9;                    // int32 (JankType bits)
+inline constexpr uint32_t kPredictionType = 10;             // PredictionType
+inline constexpr uint32_t kIsBuffer = 11;                   // bool
+inline constexpr uint32_t kJankSeverityType = 12;           // JankSeverityType
+inline constexpr uint32_t kPresentDelayMillis = 13;         // float
+inline constexpr uint32_t kVsyncResyncedJitterMillis = 14;  // float
+inline constexpr uint32_t kJankSeverityScore = 15;          // float
+inline constexpr uint32_t kJankTypeExperimental = 16;       // int32
+inline constexpr uint32_t kPresentTypeExperimental = 17;    // PresentType
+inline constexpr uint32_t kJankDebugMetadata = 18;          // float
+inline constexpr uint32_t kLatchedFenceState = 19;          // LatchedFenceState
+inline constexpr uint32_t kAnimationTimeMillis = 20;        // float
+}  // namespace frame_timeline_actual_surface
+namespace frame_timeline_frame_end {
+inline constexpr uint32_t kCookie = 1;  // int64
+}  // namespace frame_timeline_frame_end
+// FrameTimelineEvent.JankType bits.
+namespace frame_timeline_jank {
+inline constexpr int32_t kUnspecified = 0;
+inline constexpr int32_t kNone = 1;
+inline constexpr int32_t kSfScheduling = 2;
+inline constexpr int32_t kPredictionError = 4;
+inline constexpr int32_t kDisplayHal = 8;
+inline constexpr int32_t kSfCpuDeadlineMissed = 16;
+inline constexpr int32_t kSfGpuDeadlineMissed = 32;
+inline constexpr int32_t kAppDeadlineMissed = 64;
+inline constexpr int32_t kBufferStuffing = 128;
+inline constexpr int32_t kUnknown = 256;
+inline constexpr int32_t kSfStuffing = 512;
+inline constexpr int32_t kDropped = 1024;
+inline constexpr int32_t kNonAnimating = 2048;
+inline constexpr int32_t kAppResyncedJitter = 4096;
+inline constexpr int32_t kDisplayNotOn = 8192;
+inline constexpr int32_t kDisplayModeChangeInProgress = 16384;
+inline constexpr int32_t kDisplayPowerModeChangeInProgress = 32768;
+}  // namespace frame_timeline_jank
 
 }  // namespace tw::pf

@@ -17,7 +17,8 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       ftrace_stats_(ctx),
       session_(ctx),
       chrome_(ctx),
-      android_(ctx) {}
+      android_(ctx),
+      frame_timeline_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
   // Every kind handled here is a nested message; anything else is malformed for its field.
@@ -77,6 +78,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kPackagesList:
       if (message) android_.DecodePackagesList(field);
+      return true;
+    case tp::kFrameTimelineEvent:
+      if (message) frame_timeline_.Decode(packet, field);
       return true;
     default:
       return false;

@@ -2,7 +2,7 @@
 // Decodes the packets of system probes and trace bookkeeping: process_stats and sys_stats
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, android logs,
-// initial display state, packages list, Chrome metadata. Timed data becomes events; descriptive
+// initial display state, packages list, frame timeline events, Chrome metadata. Timed data becomes events; descriptive
 // data becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine,
 // package_list). Each packet kind has its own decoder; this class routes to them and holds the
 // state they share.
@@ -12,6 +12,7 @@
 #include "libs/trace/importers/proto/android_probes_decoder.h"
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
 #include "libs/trace/importers/proto/cpu_info_decoder.h"
+#include "libs/trace/importers/proto/frame_timeline_decoder.h"
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/process_stats_decoder.h"
@@ -55,6 +56,7 @@ class SystemProbesDecoder {
   SessionMetadataDecoder session_;
   ChromeMetadataDecoder chrome_;
   AndroidProbesDecoder android_;
+  FrameTimelineDecoder frame_timeline_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
 
