@@ -1,0 +1,61 @@
+// tracewise-skill-engine: serves tracewise.v1.SkillEngine (see README.md).
+//
+//   tracewise-skill-engine [--listen HOST:PORT] [--skills DIR]
+//                          (--trace-query HOST:PORT | --data-dir DIR [--memory-budget-mb N])
+//
+// With --trace-query, traces are queried through that trace-query service; otherwise they are
+// loaded in this process from the trace store in --data-dir (the same directory layout
+// trace-query uses).
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "libs/rpc/grpc_query_backend.h"
+#include "libs/rpc/server_runner.h"
+#include "libs/skills/skill_library.h"
+#include "libs/trace/store/trace_manager.h"
+#include "libs/trace/store/trace_store.h"
+#include "services/skill_engine/skill_engine_service.h"
+
+int main(int argc, char** argv) {
+  using tw::rpc::FlagValue;
+  tw::rpc::ServerOptions server;
+  if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
+  tw::services::SkillEngineOptions options;
+  options.skills_dir = FlagValue(argc, argv, "--skills");
+  if (options.skills_dir.empty()) options.skills_dir = tw::skills::DefaultSkillsDir();
+  const std::string trace_query = FlagValue(argc, argv, "--trace-query");
+  std::string data_dir = FlagValue(argc, argv, "--data-dir");
+  if (data_dir.empty()) data_dir = "tracewise-data/traces";
+  const std::string budget = FlagValue(argc, argv, "--memory-budget-mb");
+  const int64_t budget_mb = budget.empty() ? 4096 : std::atoll(budget.c_str());
+  if (budget_mb <= 0) {
+    std::fprintf(stderr,
+                 "usage: tracewise-skill-engine [--listen HOST:PORT] [--skills DIR] "
+                 "(--trace-query HOST:PORT | --data-dir DIR [--memory-budget-mb N])\n");
+    return 2;
+  }
+
+  std::unique_ptr<tw::QueryBackend> backend;
+  std::unique_ptr<tw::TraceStore> store;
+  std::unique_ptr<tw::TraceManager> manager;
+  if (!trace_query.empty()) {
+    backend = std::make_unique<tw::rpc::GrpcQueryBackend>(trace_query);
+  } else {
+    auto opened = tw::TraceStore::Open(data_dir, int64_t{2048} << 20);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "tracewise-skill-engine: %s\n",
+                   std::string(opened.status().message()).c_str());
+      return 1;
+    }
+    store = std::move(*opened);
+    manager = std::make_unique<tw::TraceManager>(store.get(), tw::TraceManagerOptions{budget_mb << 20});
+    backend = std::make_unique<tw::LocalQueryBackend>(manager.get());
+  }
+  tw::services::SkillEngineService service(options, backend.get());
+  std::fprintf(stderr, "tracewise-skill-engine: %zu skills from %s\n", service.library().size(),
+               options.skills_dir.c_str());
+  return tw::rpc::RunServer("tracewise-skill-engine", server, {&service});
+}
