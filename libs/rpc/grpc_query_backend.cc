@@ -1,0 +1,138 @@
+#include "libs/rpc/grpc_query_backend.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "libs/rpc/cancel_poller.h"
+#include "libs/rpc/status_convert.h"
+#include "libs/rpc/value_convert.h"
+#include "tracewise/v1/trace_query.grpc.pb.h"
+
+namespace tw::rpc {
+
+struct GrpcQueryBackend::Stub {
+  std::unique_ptr<tracewise::v1::TraceQuery::Stub> stub;
+};
+
+GrpcQueryBackend::GrpcQueryBackend(const std::string& target)
+    : GrpcQueryBackend(grpc::CreateChannel(target, grpc::InsecureChannelCredentials())) {}
+
+GrpcQueryBackend::GrpcQueryBackend(std::shared_ptr<grpc::Channel> channel)
+    : stub_(std::make_unique<Stub>(Stub{tracewise::v1::TraceQuery::NewStub(channel)})) {}
+
+GrpcQueryBackend::~GrpcQueryBackend() = default;
+
+absl::StatusOr<QueryResult> GrpcQueryBackend::Query(const BackendQuery& query) {
+  const auto start = std::chrono::steady_clock::now();
+  grpc::ClientContext context;
+  if (query.timeout != absl::InfiniteDuration()) {
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::nanoseconds(absl::ToInt64Nanoseconds(query.timeout)));
+  }
+  tracewise::v1::QueryRequest request;
+  request.set_trace_id(query.trace_id);
+  request.set_sql(query.sql);
+  ToProto(query.params, request.mutable_parameters());
+  if (query.max_rows >= 0) request.set_max_rows(query.max_rows);
+  if (query.timeout != absl::InfiniteDuration()) {
+    request.set_timeout_ms(absl::ToInt64Milliseconds(query.timeout));
+  }
+  if (query.stream) request.set_batch_rows(static_cast<int32_t>(query.stream->batch_rows));
+
+  std::optional<CancelPoller> poller;
+  if (query.cancelled) {
+    poller.emplace([flag = query.cancelled] { return flag->load(); }, [&context] { context.TryCancel(); });
+  }
+  auto reader = stub_->stub->Query(&context, request);
+  QueryResult result;
+  tracewise::v1::QueryResponse response;
+  bool columns_seen = false;
+  bool consumer_stopped = false;
+  while (reader->Read(&response)) {
+    if (query.cancelled && query.cancelled->load()) {
+      context.TryCancel();
+      break;
+    }
+    if (!columns_seen && response.columns_size() > 0) {
+      columns_seen = true;
+      for (const auto& c : response.columns()) result.columns.push_back(c.name());
+      if (query.stream && query.stream->on_columns && !query.stream->on_columns(result.columns)) {
+        consumer_stopped = true;
+        context.TryCancel();
+        break;
+      }
+    }
+    if (response.rows_size() > 0) {
+      std::vector<std::vector<SqlValue>> rows;
+      rows.reserve(static_cast<size_t>(response.rows_size()));
+      for (const auto& row : response.rows()) rows.push_back(FromProto(row));
+      if (query.stream) {
+        if (!query.stream->on_rows(std::move(rows))) {
+          consumer_stopped = true;
+          context.TryCancel();
+          break;
+        }
+      } else {
+        for (auto& row : rows) result.rows.push_back(std::move(row));
+      }
+    }
+    if (response.done()) {
+      result.truncated = response.truncated();
+    }
+  }
+  const grpc::Status status = reader->Finish();
+  if (consumer_stopped) return absl::CancelledError("the result's consumer stopped the query");
+  if (query.cancelled && query.cancelled->load()) return absl::CancelledError("query was cancelled");
+  if (!status.ok()) return FromGrpc(status);
+  result.elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+  return result;
+}
+
+absl::StatusOr<std::vector<TableColumns>> GrpcQueryBackend::GetSchema(const std::string& trace_id) {
+  grpc::ClientContext context;
+  tracewise::v1::GetSchemaRequest request;
+  request.set_trace_id(trace_id);
+  tracewise::v1::GetSchemaResponse response;
+  const grpc::Status status = stub_->stub->GetSchema(&context, request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  std::vector<TableColumns> out;
+  for (const auto& t : response.tables()) {
+    out.push_back({t.name(), std::vector<std::string>(t.columns().begin(), t.columns().end())});
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> GrpcQueryBackend::UploadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  grpc::ClientContext context;
+  tracewise::v1::UploadTraceResponse response;
+  auto writer = stub_->stub->UploadTrace(&context, &response);
+  tracewise::v1::UploadTraceRequest request;
+  request.mutable_metadata()->set_name(std::filesystem::path(path).filename().string());
+  request.mutable_metadata()->set_size_bytes(ec ? 0 : static_cast<int64_t>(size));
+  bool ok = writer->Write(request);
+  std::string buffer(1 << 20, '\0');
+  while (ok && in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    if (in.gcount() <= 0) break;
+    request.Clear();
+    request.set_chunk(buffer.data(), static_cast<size_t>(in.gcount()));
+    ok = writer->Write(request);
+  }
+  writer->WritesDone();
+  const grpc::Status status = writer->Finish();
+  if (!status.ok()) return FromGrpc(status);
+  return response.trace_id();
+}
+
+}  // namespace tw::rpc

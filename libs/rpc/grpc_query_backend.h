@@ -1,0 +1,35 @@
+#pragma once
+// QueryBackend over a trace-query service: the same contract as LocalQueryBackend, with the
+// service's status codes passed through. Streams rows to the caller's RowStream as they arrive;
+// a `cancelled` flag or the caller's RowStream returning false cancels the call.
+
+#include <memory>
+#include <string>
+
+#include "libs/trace/store/query_backend.h"
+
+namespace grpc {
+class Channel;
+}
+
+namespace tw::rpc {
+
+class GrpcQueryBackend : public QueryBackend {
+ public:
+  // `target` is HOST:PORT.
+  explicit GrpcQueryBackend(const std::string& target);
+  explicit GrpcQueryBackend(std::shared_ptr<grpc::Channel> channel);
+  ~GrpcQueryBackend() override;
+
+  absl::StatusOr<QueryResult> Query(const BackendQuery& query) override;
+  absl::StatusOr<std::vector<TableColumns>> GetSchema(const std::string& trace_id) override;
+
+  // Uploads a local file; returns the trace id.
+  absl::StatusOr<std::string> UploadFile(const std::string& path);
+
+ private:
+  struct Stub;
+  std::unique_ptr<Stub> stub_;
+};
+
+}  // namespace tw::rpc

@@ -1,0 +1,171 @@
+#include "services/trace_query/trace_query_service.h"
+
+#include <atomic>
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "libs/rpc/cancel_poller.h"
+#include "libs/rpc/status_convert.h"
+#include "libs/rpc/value_convert.h"
+#include "libs/trace/reader/format_detector.h"
+
+namespace tw::services {
+namespace {
+
+tracewise::v1::TraceState ToProto(TraceState state) {
+  switch (state) {
+    case TraceState::kStored: return tracewise::v1::TRACE_STATE_STORED;
+    case TraceState::kLoading: return tracewise::v1::TRACE_STATE_LOADING;
+    case TraceState::kLoaded: return tracewise::v1::TRACE_STATE_LOADED;
+    case TraceState::kFailed: return tracewise::v1::TRACE_STATE_FAILED;
+  }
+  return tracewise::v1::TRACE_STATE_UNSPECIFIED;
+}
+
+void ToProto(const ManagedTraceInfo& info, tracewise::v1::TraceInfo* out) {
+  out->set_trace_id(info.id);
+  out->set_name(info.name);
+  out->set_state(ToProto(info.state));
+  out->set_size_bytes(info.size_bytes);
+  out->set_memory_bytes(info.memory_bytes);
+  out->set_last_used_unix_ns(info.last_used_unix_ns);
+  out->set_format(info.format);
+  out->set_start_ts(info.start_ts);
+  out->set_end_ts(info.end_ts);
+  out->set_load_ns(info.load_ns);
+  out->set_error(info.error);
+}
+
+}  // namespace
+
+grpc::Status TraceQueryService::UploadTrace(grpc::ServerContext* context,
+                                            grpc::ServerReader<tracewise::v1::UploadTraceRequest>* reader,
+                                            tracewise::v1::UploadTraceResponse* response) {
+  tracewise::v1::UploadTraceRequest request;
+  if (!reader->Read(&request) || !request.has_metadata()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "the first message of an upload must carry its metadata");
+  }
+  const tracewise::v1::UploadMetadata metadata = request.metadata();
+  auto upload = manager_->store().BeginUpload(metadata.name(), metadata.size_bytes());
+  if (!upload.ok()) return rpc::ToGrpc(upload.status());
+  std::string head;
+  while (reader->Read(&request)) {
+    if (!request.has_chunk()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "metadata sent twice in one upload");
+    }
+    if (head.size() < kTraceDetectHeadBytes) {
+      head.append(request.chunk().substr(0, kTraceDetectHeadBytes - head.size()));
+    }
+    auto status = (*upload)->Append(request.chunk());
+    if (!status.ok()) return rpc::ToGrpc(status);  // the partial upload is discarded
+  }
+  if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "upload cancelled");
+  const TraceFormat format = DetectTraceFormat(head);
+  if (format == TraceFormat::kUnknown || format == TraceFormat::kEmpty) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        absl::StrCat("not a trace Tracewise can read: ", DescribeTraceHead(head)));
+  }
+  auto stored = (*upload)->Finish(metadata.sha256());
+  if (!stored.ok()) return rpc::ToGrpc(stored.status());
+  response->set_trace_id(stored->id);
+  response->set_size_bytes(stored->size_bytes);
+  response->set_already_stored(stored->already_stored);
+  return grpc::Status::OK;
+}
+
+grpc::Status TraceQueryService::LoadTrace(grpc::ServerContext*, const tracewise::v1::LoadTraceRequest* request,
+                                          tracewise::v1::TraceInfo* response) {
+  auto info = manager_->Load(request->trace_id());
+  if (!info.ok()) return rpc::ToGrpc(info.status());
+  ToProto(*info, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status TraceQueryService::Query(grpc::ServerContext* context, const tracewise::v1::QueryRequest* request,
+                                      grpc::ServerWriter<tracewise::v1::QueryResponse>* writer) {
+  // A client's cancellation (or disconnect) reaches the engine even while a query computes for a
+  // long time before its first row.
+  std::atomic<bool> cancelled{false};
+  rpc::CancelPoller poller([context] { return context->IsCancelled(); }, [&] { cancelled = true; });
+  BackendQuery query;
+  query.trace_id = request->trace_id();
+  query.sql = request->sql();
+  query.params = rpc::FromProto(request->parameters());
+  query.max_rows = request->max_rows() > 0 ? request->max_rows() : options_.default_max_rows;
+  query.cancelled = &cancelled;
+  // The tighter of the request's timeout and the call's deadline.
+  absl::Duration timeout = absl::InfiniteDuration();
+  if (request->timeout_ms() > 0) timeout = absl::Milliseconds(request->timeout_ms());
+  const auto deadline = context->deadline();
+  if (deadline != std::chrono::system_clock::time_point::max()) {
+    timeout = std::min(timeout, absl::FromChrono(deadline - std::chrono::system_clock::now()));
+  }
+  query.timeout = timeout;
+
+  RowStream stream;
+  stream.batch_rows = request->batch_rows() > 0 ? static_cast<size_t>(request->batch_rows())
+                                                : static_cast<size_t>(options_.default_batch_rows);
+  int64_t total_rows = 0;
+  bool columns_sent = false;
+  stream.on_columns = [&](const std::vector<std::string>& columns) {
+    tracewise::v1::QueryResponse first;
+    for (const std::string& name : columns) first.add_columns()->set_name(name);
+    columns_sent = true;
+    return writer->Write(first);
+  };
+  stream.on_rows = [&](std::vector<std::vector<SqlValue>>&& rows) {
+    tracewise::v1::QueryResponse batch;
+    batch.mutable_rows()->Reserve(static_cast<int>(rows.size()));
+    for (const auto& row : rows) rpc::ToProto(row, batch.add_rows());
+    total_rows += static_cast<int64_t>(rows.size());
+    // A failed write means the client has gone: stop the query.
+    return writer->Write(batch);
+  };
+  query.stream = &stream;
+  auto result = backend_.Query(query);
+  if (!result.ok()) {
+    if (cancelled.load() || context->IsCancelled()) {
+      return grpc::Status(grpc::StatusCode::CANCELLED, "query cancelled by the client");
+    }
+    return rpc::ToGrpc(result.status());
+  }
+  tracewise::v1::QueryResponse last;
+  if (!columns_sent) {
+    // Statements without a result set (or a last statement that produced none) still answer.
+    for (const std::string& name : result->columns) last.add_columns()->set_name(name);
+  }
+  last.set_done(true);
+  last.set_truncated(result->truncated);
+  last.set_total_rows(total_rows);
+  last.set_elapsed_ns(result->elapsed_ns);
+  writer->Write(last);
+  return grpc::Status::OK;
+}
+
+grpc::Status TraceQueryService::GetSchema(grpc::ServerContext*, const tracewise::v1::GetSchemaRequest* request,
+                                          tracewise::v1::GetSchemaResponse* response) {
+  auto schema = backend_.GetSchema(request->trace_id());
+  if (!schema.ok()) return rpc::ToGrpc(schema.status());
+  for (const TableColumns& t : *schema) {
+    auto* table = response->add_tables();
+    table->set_name(t.name);
+    for (const std::string& c : t.columns) table->add_columns(c);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status TraceQueryService::UnloadTrace(grpc::ServerContext*, const tracewise::v1::UnloadTraceRequest* request,
+                                            tracewise::v1::UnloadTraceResponse*) {
+  return rpc::ToGrpc(manager_->Unload(request->trace_id()));
+}
+
+grpc::Status TraceQueryService::ListTraces(grpc::ServerContext*, const tracewise::v1::ListTracesRequest*,
+                                           tracewise::v1::ListTracesResponse* response) {
+  for (const ManagedTraceInfo& info : manager_->List()) ToProto(info, response->add_traces());
+  response->set_memory_budget_bytes(manager_->memory_budget_bytes());
+  response->set_memory_used_bytes(manager_->memory_used_bytes());
+  return grpc::Status::OK;
+}
+
+}  // namespace tw::services
