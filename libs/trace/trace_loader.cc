@@ -123,6 +123,8 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       ictx.storage = storage.get();
       ictx.sorter = &sorter;
       ProtoImporter importer(&ictx);
+      importer.set_cpu_arg_set_sink(
+          [&context](const std::vector<Arg>& args) { return context.args.AddArgSet(args); });
       // Track descriptors are facts about uuids, known before any event is sorted: the
       // importer records them where the track-event tracker will read them.
       ictx.track_events->set_descriptor_registry(&context.track_events->descriptor_registry());

@@ -37,6 +37,8 @@ class ProtoImporter {
   void HandlePacket(std::string_view packet);
 
   const ProtoImportStats& stats() const { return stats_; }
+  // Where cpu_info stores the args of cpu rows (ARM identifier, cpu_features.*).
+  void set_cpu_arg_set_sink(ArgSetSink sink) { system_probes_.set_arg_set_sink(std::move(sink)); }
 
  private:
   bool ResolveTimestamp(const proto::Field* ts_field, uint32_t clock_id, uint32_t sequence_id,
