@@ -179,14 +179,31 @@ TEST_F(LibraryOnRealTracesTest, StartupTraceFacts) {
             scalar(absl::StrCat("SELECT SUM(dur) FROM sched WHERE dur > 0 AND utid = ",
                                 tt->rows[0][0].int_value)));
 
-  // No frame timeline rows are imported from this trace (yet): the frame skills say so.
-  if (scalar("SELECT COUNT(*) FROM actual_frame_timeline_slice") == 0) {
-    SkillRunResult frames = Run(t, "frame_overview");
+  // Frame timeline: the frame skills agree with the timeline table (or, before the importer
+  // handled FrameTimelineEvent packets, say precisely that it is empty).
+  const int64_t actual_frames = scalar("SELECT COUNT(*) FROM actual_frame_timeline_slice");
+  SkillRunResult frames = Run(t, "frame_overview");
+  if (actual_frames == 0) {
     EXPECT_EQ(frames.outcome, SkillOutcome::kNotSupported);
     EXPECT_EQ(frames.message,
               "not supported by this trace: skill 'frame_overview' needs data in "
               "actual_frame_timeline_slice, which is empty in this trace");
+    return;
   }
+  ASSERT_EQ(frames.outcome, SkillOutcome::kOk) << frames.message;
+  const int64_t app_late = scalar(
+      "SELECT COUNT(*) FROM actual_frame_timeline_slice a JOIN process p USING (upid) "
+      "WHERE a.jank_type GLOB '*App Deadline Missed*' AND p.name NOT GLOB '*surfaceflinger*'");
+  int64_t app_janky = 0;
+  const StepResult* layers = frames.Output();
+  for (const auto& row : layers->rows) app_janky += row[layers->ColumnIndex("app_janky_frames")].int_value;
+  EXPECT_EQ(app_janky, app_late);
+  SkillRunResult causes = Run(t, "jank_root_causes");
+  ASSERT_EQ(causes.outcome, SkillOutcome::kOk) << causes.message;
+  int64_t classified = 0;
+  const StepResult* c = causes.Output();
+  for (const auto& row : c->rows) classified += row[c->ColumnIndex("frames")].int_value;
+  EXPECT_EQ(classified, app_late) << "every app-late frame gets exactly one cause";
 }
 
 }  // namespace
