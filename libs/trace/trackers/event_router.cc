@@ -9,6 +9,7 @@ EventRouter::EventRouter(TraceContext* context)
     : ctx_(context),
       storage_(context->storage),
       frame_timeline_(context),
+      binder_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -250,6 +251,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   storage_->ftrace_event.Insert(ts, raw.name, raw.cpu, utid, ctx_->args.AddArgSet(raw.args),
                                 raw.common_flags);
   storage_->ExtendBounds(ts);
+  binder_.OnFtraceEvent(ts, raw);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {
