@@ -15,6 +15,10 @@ namespace tw {
 // (rather than static self-registration) keeps the set visible in one place and immune to the
 // linker dropping unreferenced object files.
 namespace stdlib_modules {
+extern const SqlModule kAndroidBinder;
+extern const SqlModule kAndroidFramesJankType;
+extern const SqlModule kAndroidFramesTimeline;
+extern const SqlModule kAndroidFramesTimelineMaxsdk28;
 extern const SqlModule kAndroidProcessMetadata;
 extern const SqlModule kAndroidUserList;
 extern const SqlModule kCountersIntervals;
@@ -38,6 +42,10 @@ namespace {
 
 std::vector<const SqlModule*>& AllModules() {
   static std::vector<const SqlModule*> modules = {
+      &stdlib_modules::kAndroidBinder,
+      &stdlib_modules::kAndroidFramesJankType,
+      &stdlib_modules::kAndroidFramesTimeline,
+      &stdlib_modules::kAndroidFramesTimelineMaxsdk28,
       &stdlib_modules::kAndroidProcessMetadata,
       &stdlib_modules::kAndroidUserList,
       &stdlib_modules::kCountersIntervals,

@@ -1,0 +1,267 @@
+// android.binder: binder transactions paired client↔server (android_binder_txns), with the
+// client/server threads, timings, AIDL method, oom scores and per-txn thread-state breakdowns.
+#include "libs/trace/stdlib/stdlib.h"
+
+namespace tw::stdlib_modules {
+extern const SqlModule kAndroidBinder;
+const SqlModule kAndroidBinder = {"android.binder", R"sql(
+INCLUDE PERFETTO MODULE android.process_metadata;
+
+-- How many binder slices each process's threads have, per slice name.
+CREATE PERFETTO VIEW android_binder_metrics_by_process(
+  process_name STRING, pid LONG, slice_name STRING, event_count LONG
+) AS
+SELECT p.name AS process_name, p.pid, s.name AS slice_name, COUNT(*) AS event_count
+FROM slice AS s
+JOIN thread_track AS tt ON s.track_id = tt.id
+JOIN thread AS t USING (utid)
+JOIN process AS p ON p.upid = t.upid
+WHERE s.name GLOB 'binder*'
+GROUP BY process_name, slice_name;
+
+-- A binder slice with its thread and process.
+CREATE PERFETTO VIEW _binder_slice_with_thread AS
+SELECT
+  s.id, s.ts, s.dur, s.name, s.track_id,
+  t.utid, t.tid, t.name AS thread_name, t.is_main_thread,
+  p.upid, p.pid, p.name AS process_name
+FROM slice AS s
+JOIN thread_track AS tt ON s.track_id = tt.id
+JOIN thread AS t USING (utid)
+LEFT JOIN process AS p ON p.upid = t.upid
+WHERE s.name IN ('binder transaction', 'binder reply', 'binder transaction async',
+                 'binder async rcv');
+
+-- Synchronous transactions: the client's "binder transaction" joined through its flow to the
+-- server's "binder reply". A transaction that has children but no flow of its own was never
+-- answered (its slice stayed open over later work) and is left out; so are unfinished slices
+-- and replies longer than their transaction. aidl_name is the server's AIDL/HIDL slice inside
+-- the reply.
+CREATE PERFETTO TABLE _binder_txn_merged AS
+WITH
+  txn AS MATERIALIZED (
+    SELECT * FROM _binder_slice_with_thread WHERE name = 'binder transaction'
+  ),
+  unanswered AS (
+    SELECT txn.id FROM txn
+    WHERE EXISTS (SELECT 1 FROM slice AS c WHERE c.parent_id = txn.id)
+      AND NOT EXISTS (SELECT 1 FROM flow AS f WHERE f.slice_out = txn.id)
+  ),
+  paired AS (
+    SELECT
+      txn.*,
+      r.id AS reply_id, r.ts AS reply_ts, r.dur AS reply_dur, r.utid AS reply_utid,
+      r.tid AS reply_tid, r.thread_name AS reply_thread, r.upid AS reply_upid,
+      r.pid AS reply_pid, r.process_name AS reply_process
+    FROM txn
+    JOIN flow AS f ON f.slice_out = txn.id
+    JOIN _binder_slice_with_thread AS r ON r.id = f.slice_in AND r.name = 'binder reply'
+    WHERE txn.id NOT IN (SELECT id FROM unanswered)
+  )
+SELECT
+  (SELECT MIN(a.name) FROM slice AS a
+   WHERE a.parent_id = p.reply_id
+     AND (a.name GLOB 'AIDL::*Server' OR a.name GLOB 'AIDL::*server'
+          OR a.name GLOB 'HIDL::*server')) AS aidl_name,
+  (SELECT a.ts FROM slice AS a
+   WHERE a.parent_id = p.reply_id
+     AND (a.name GLOB 'AIDL::*Server' OR a.name GLOB 'AIDL::*server'
+          OR a.name GLOB 'HIDL::*server')
+   ORDER BY a.name LIMIT 1) AS aidl_ts,
+  (SELECT a.dur FROM slice AS a
+   WHERE a.parent_id = p.reply_id
+     AND (a.name GLOB 'AIDL::*Server' OR a.name GLOB 'AIDL::*server'
+          OR a.name GLOB 'HIDL::*server')
+   ORDER BY a.name LIMIT 1) AS aidl_dur,
+  p.id AS binder_txn_id,
+  p.process_name AS client_process,
+  p.thread_name AS client_thread,
+  p.upid AS client_upid,
+  p.utid AS client_utid,
+  p.tid AS client_tid,
+  p.pid AS client_pid,
+  p.is_main_thread,
+  p.ts AS client_ts,
+  p.dur AS client_dur,
+  p.reply_id AS binder_reply_id,
+  p.reply_process AS server_process,
+  p.reply_thread AS server_thread,
+  p.reply_upid AS server_upid,
+  p.reply_utid AS server_utid,
+  p.reply_tid AS server_tid,
+  p.reply_pid AS server_pid,
+  p.reply_ts AS server_ts,
+  p.reply_dur AS server_dur
+FROM paired AS p
+WHERE p.dur != -1 AND p.reply_dur != -1 AND p.dur >= p.reply_dur
+ORDER BY binder_txn_id;
+
+-- oom_score_adj of each process as intervals [ts, end_ts).
+CREATE PERFETTO TABLE _oom_score AS
+SELECT
+  t.upid,
+  cast_int!(c.value) AS value,
+  c.ts,
+  COALESCE(LEAD(c.ts) OVER (PARTITION BY t.upid ORDER BY c.ts), trace_end()) AS end_ts
+FROM counter AS c
+JOIN process_counter_track AS t ON c.track_id = t.id
+WHERE t.name = 'oom_score_adj';
+
+CREATE PERFETTO VIEW _sync_binder_metrics_by_txn AS
+SELECT
+  b.*,
+  (SELECT o.value FROM _oom_score AS o
+   WHERE o.upid = b.client_upid AND b.client_ts BETWEEN o.ts AND o.end_ts
+   ORDER BY o.ts LIMIT 1) AS client_oom_score,
+  (SELECT o.value FROM _oom_score AS o
+   WHERE o.upid = b.server_upid AND b.server_ts BETWEEN o.ts AND o.end_ts
+   ORDER BY o.ts LIMIT 1) AS server_oom_score
+FROM _binder_txn_merged AS b;
+
+-- Oneway transactions: "binder transaction async" joined through its flow to the receiver's
+-- "binder async rcv". The next AIDL/HIDL server slice on the receiving thread, if it comes
+-- before the next receipt, names the method.
+CREATE PERFETTO TABLE _binder_async_txn AS
+WITH
+  server_side AS MATERIALIZED (
+    SELECT
+      id, ts, dur, track_id, name,
+      LEAD(name) OVER (PARTITION BY track_id ORDER BY ts) AS next_name,
+      LEAD(ts) OVER (PARTITION BY track_id ORDER BY ts) AS next_ts,
+      LEAD(dur) OVER (PARTITION BY track_id ORDER BY ts) AS next_dur
+    FROM slice
+    WHERE name = 'binder async rcv' OR name GLOB 'AIDL::*Server' OR name GLOB 'AIDL::*server'
+      OR name GLOB 'HIDL::*server'
+  )
+SELECT
+  IIF(r.next_name = 'binder async rcv', NULL, r.next_name) AS aidl_name,
+  IIF(r.next_name = 'binder async rcv', NULL, r.next_ts) AS aidl_ts,
+  IIF(r.next_name = 'binder async rcv', NULL, r.next_dur) AS aidl_dur,
+  c.id AS binder_txn_id,
+  c.process_name AS client_process,
+  c.thread_name AS client_thread,
+  c.upid AS client_upid,
+  c.utid AS client_utid,
+  c.tid AS client_tid,
+  c.pid AS client_pid,
+  c.is_main_thread,
+  c.ts AS client_ts,
+  c.dur AS client_dur,
+  r.id AS binder_reply_id,
+  rt.process_name AS server_process,
+  rt.thread_name AS server_thread,
+  rt.upid AS server_upid,
+  rt.utid AS server_utid,
+  rt.tid AS server_tid,
+  rt.pid AS server_pid,
+  r.ts AS server_ts,
+  r.dur AS server_dur
+FROM _binder_slice_with_thread AS c
+JOIN flow AS f ON f.slice_out = c.id
+JOIN server_side AS r ON r.id = f.slice_in AND r.name = 'binder async rcv'
+JOIN _binder_slice_with_thread AS rt ON rt.id = r.id
+WHERE c.name = 'binder transaction async'
+ORDER BY binder_txn_id;
+
+CREATE PERFETTO VIEW _async_binder_metrics_by_txn AS
+SELECT
+  b.*,
+  (SELECT o.value FROM _oom_score AS o
+   WHERE o.upid = b.client_upid AND b.client_ts BETWEEN o.ts AND o.end_ts
+   ORDER BY o.ts LIMIT 1) AS client_oom_score,
+  (SELECT o.value FROM _oom_score AS o
+   WHERE o.upid = b.server_upid AND b.server_ts BETWEEN o.ts AND o.end_ts
+   ORDER BY o.ts LIMIT 1) AS server_oom_score
+FROM _binder_async_txn AS b;
+
+-- Every binder transaction with both ends: one row per transaction (sync or oneway).
+-- interface / method_name split an AIDL name "AIDL::java::IFoo::bar::server". Without
+-- suspend/resume data the monotonic durations equal the wall durations.
+CREATE PERFETTO TABLE android_binder_txns(
+  aidl_name STRING, interface STRING, method_name STRING, aidl_ts TIMESTAMP,
+  aidl_dur DURATION, binder_txn_id JOINID(slice.id), client_process STRING,
+  client_thread STRING, client_upid JOINID(process.id), client_utid JOINID(thread.id),
+  client_tid LONG, client_pid LONG, is_main_thread BOOL, client_ts TIMESTAMP,
+  client_dur DURATION, binder_reply_id JOINID(slice.id), server_process STRING,
+  server_thread STRING, server_upid JOINID(process.id), server_utid JOINID(thread.id),
+  server_tid LONG, server_pid LONG, server_ts TIMESTAMP, server_dur DURATION,
+  client_oom_score LONG, server_oom_score LONG, is_sync BOOL,
+  client_monotonic_dur DURATION, server_monotonic_dur DURATION,
+  client_package_version_code LONG, server_package_version_code LONG,
+  is_client_package_debuggable BOOL, is_server_package_debuggable BOOL
+) AS
+WITH
+  all_binder AS (
+    SELECT *, 1 AS is_sync FROM _sync_binder_metrics_by_txn
+    UNION ALL
+    SELECT *, 0 AS is_sync FROM _async_binder_metrics_by_txn
+  )
+SELECT
+  b.aidl_name,
+  str_split(b.aidl_name, '::', 2) AS interface,
+  str_split(b.aidl_name, '::', 3) AS method_name,
+  b.aidl_ts, b.aidl_dur, b.binder_txn_id, b.client_process, b.client_thread, b.client_upid,
+  b.client_utid, b.client_tid, b.client_pid, b.is_main_thread, b.client_ts, b.client_dur,
+  b.binder_reply_id, b.server_process, b.server_thread, b.server_upid, b.server_utid,
+  b.server_tid, b.server_pid, b.server_ts, b.server_dur, b.client_oom_score,
+  b.server_oom_score, b.is_sync,
+  b.client_dur AS client_monotonic_dur,
+  b.server_dur AS server_monotonic_dur,
+  cm.version_code AS client_package_version_code,
+  sm.version_code AS server_package_version_code,
+  cm.debuggable AS is_client_package_debuggable,
+  sm.debuggable AS is_server_package_debuggable
+FROM all_binder AS b
+LEFT JOIN android_process_metadata AS cm ON cm.upid = b.client_upid
+LEFT JOIN android_process_metadata AS sm ON sm.upid = b.server_upid
+ORDER BY b.binder_txn_id;
+
+-- Thread states overlapping each side of each synchronous transaction, clipped to it.
+CREATE PERFETTO TABLE _binder_txn_side_states AS
+WITH sides AS (
+  SELECT binder_txn_id, client_ts, client_tid, binder_reply_id, server_ts, server_tid,
+         'binder_txn' AS thread_state_type, client_utid AS utid, client_ts AS ts,
+         client_dur AS dur
+  FROM _sync_binder_metrics_by_txn
+  UNION ALL
+  SELECT binder_txn_id, client_ts, client_tid, binder_reply_id, server_ts, server_tid,
+         'binder_reply', server_utid, server_ts, server_dur
+  FROM _sync_binder_metrics_by_txn
+)
+SELECT
+  s.binder_txn_id, s.client_ts, s.client_tid, s.binder_reply_id, s.server_ts, s.server_tid,
+  s.thread_state_type, ts.state, ts.blocked_function,
+  MIN(ts.ts + ts.dur, s.ts + s.dur) - MAX(ts.ts, s.ts) AS dur
+FROM sides AS s
+JOIN thread_state AS ts
+  ON ts.utid = s.utid AND ts.ts < s.ts + s.dur AND ts.ts + ts.dur > s.ts;
+
+-- Per transaction and side ('binder_txn' = client, 'binder_reply' = server): time in each
+-- thread state.
+CREATE PERFETTO VIEW android_sync_binder_thread_state_by_txn(
+  binder_txn_id LONG, client_ts TIMESTAMP, client_tid LONG, binder_reply_id LONG,
+  server_ts TIMESTAMP, server_tid LONG, thread_state_type STRING, thread_state STRING,
+  thread_state_dur DURATION, thread_state_count LONG
+) AS
+SELECT
+  binder_txn_id, client_ts, client_tid, binder_reply_id, server_ts, server_tid,
+  thread_state_type, state AS thread_state, SUM(dur) AS thread_state_dur,
+  COUNT(dur) AS thread_state_count
+FROM _binder_txn_side_states
+GROUP BY binder_txn_id, binder_reply_id, thread_state_type, thread_state;
+
+-- Per transaction and side: time blocked in each kernel function.
+CREATE PERFETTO VIEW android_sync_binder_blocked_functions_by_txn(
+  binder_txn_id LONG, client_ts TIMESTAMP, client_tid LONG, binder_reply_id LONG,
+  server_ts TIMESTAMP, server_tid LONG, thread_state_type STRING, blocked_function STRING,
+  blocked_function_dur DURATION, blocked_function_count LONG
+) AS
+SELECT
+  binder_txn_id, client_ts, client_tid, binder_reply_id, server_ts, server_tid,
+  thread_state_type, blocked_function, SUM(dur) AS blocked_function_dur,
+  COUNT(dur) AS blocked_function_count
+FROM _binder_txn_side_states
+WHERE blocked_function IS NOT NULL
+GROUP BY binder_txn_id, binder_reply_id, thread_state_type, blocked_function;
+)sql"};
+}  // namespace tw::stdlib_modules
