@@ -1,0 +1,17 @@
+#include "services/verifier/verifier_service.h"
+
+#include "libs/rpc/verify_convert.h"
+#include "libs/verify/verifier.h"
+
+namespace tw::services {
+
+grpc::Status VerifierService::Verify(grpc::ServerContext*, const tracewise::v1::VerifyRequest* request,
+                                     tracewise::v1::VerifyResponse* response) {
+  if (!request->has_record()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "VerifyRequest needs a record");
+  }
+  rpc::ToProto(verify::Verify(rpc::FromProto(request->record())), response);
+  return grpc::Status::OK;
+}
+
+}  // namespace tw::services
