@@ -3,14 +3,23 @@
 //   skill list [--skills DIR]
 //   skill describe SKILL [--skills DIR]
 //   skill run TRACE SKILL [--param k=v ...] [--format table|json] [--skills DIR]
+//             [--trace-query HOST:PORT] [--skill-engine HOST:PORT]
 //   skill validate [DIR] [--strict] [--no-engine]
 //
-// Runs in process (the trace is loaded here). Exit codes: 0 success, 1 error (load, SQL, a
+// `run` is local by default (the trace is loaded in this process). With --trace-query the trace
+// is uploaded to (or, given as a trace id, already held by) that trace-query service and the
+// skill's SQL runs there; with --skill-engine as well, the whole skill runs in that skill-engine
+// (which must use the same trace-query) and its events stream back. Exit codes: 0 success, 1 error (load, SQL, a
 // required step failed), 2 usage or invalid parameters, 3 the skill is not supported by this
 // trace (missing tables or modules); validate exits 1 on any error (and on warnings with
 // --strict).
 
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,6 +28,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/common/units.h"
+#include "libs/rpc/grpc_query_backend.h"
+#include "libs/skills/backend_runner.h"
+#include "libs/skills/envelope_proto.h"
 #include "libs/skills/skill_executor.h"
 #include "libs/skills/skill_library.h"
 #include "libs/skills/skill_validator.h"
@@ -26,6 +38,7 @@
 #include "libs/trace/query/result_format.h"
 #include "libs/trace/trace_loader.h"
 #include "tools/tracewise/commands.h"
+#include "tracewise/v1/skill_engine.grpc.pb.h"
 
 namespace tw::cli {
 namespace {
@@ -44,6 +57,7 @@ void Usage() {
                "       tracewise skill describe SKILL [--skills DIR]\n"
                "       tracewise skill run TRACE SKILL [--param k=v ...] [--format table|json] "
                "[--skills DIR]\n"
+               "                 [--trace-query HOST:PORT [--skill-engine HOST:PORT]]\n"
                "       tracewise skill validate [DIR] [--strict] [--no-engine]\n");
 }
 
@@ -53,6 +67,8 @@ struct Options {
   std::map<std::string, std::string> params;
   bool strict = false;
   bool engine = true;
+  std::string trace_query;   // HOST:PORT of a trace-query service
+  std::string skill_engine;  // HOST:PORT of a skill-engine service
   std::vector<std::string> positional;
   bool ok = true;
 };
@@ -81,6 +97,10 @@ Options ParseOptions(const Args& args, size_t from) {
       } else {
         o.params[kv.substr(0, eq)] = kv.substr(eq + 1);
       }
+    } else if (a == "--trace-query" || a.rfind("--trace-query=", 0) == 0) {
+      o.trace_query = value("--trace-query");
+    } else if (a == "--skill-engine" || a.rfind("--skill-engine=", 0) == 0) {
+      o.skill_engine = value("--skill-engine");
     } else if (a == "--strict") {
       o.strict = true;
     } else if (a == "--no-engine") {
@@ -318,28 +338,125 @@ int ExitCode(const SkillRunResult& r) {
   return 1;
 }
 
+// The skill run by a skill-engine service, rebuilt from its event stream.
+absl::StatusOr<SkillRunResult> RunRemotely(const Options& o, const std::string& trace_id) {
+  auto channel = grpc::CreateChannel(o.skill_engine, grpc::InsecureChannelCredentials());
+  auto stub = tracewise::v1::SkillEngine::NewStub(channel);
+  tracewise::v1::InvokeSkillRequest req;
+  req.set_trace_id(trace_id);
+  req.set_skill(o.positional[1]);
+  for (const auto& [k, v] : o.params) (*req.mutable_params())[k] = v;
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
+  auto reader = stub->InvokeSkill(&ctx, req);
+  SkillRunResult result;
+  result.skill = o.positional[1];
+  tracewise::v1::SkillEvent e;
+  while (reader->Read(&e)) {
+    using K = tracewise::v1::SkillEvent;
+    if (e.kind() == K::STEP_COMPLETED && e.depth() == 0) {
+      auto step = std::make_shared<StepResult>(skills::FromEnvelope(e.envelope()));
+      if (e.step_status() == "skipped") step->status = skills::StepStatus::kSkipped;
+      if (e.step_status() == "failed") step->status = skills::StepStatus::kFailed;
+      if (e.step_status() == "not_supported") step->status = skills::StepStatus::kNotSupported;
+      step->message = e.message();
+      step->step = e.step();
+      result.steps.push_back(std::move(step));
+    } else if (e.kind() == K::FINDING) {
+      Finding f;
+      f.skill = e.skill();
+      f.title = e.finding().title();
+      f.description = e.finding().description();
+      f.severity = e.finding().severity() == tracewise::v1::SEVERITY_CRITICAL ? skills::Severity::kCritical
+                   : e.finding().severity() == tracewise::v1::SEVERITY_INFO   ? skills::Severity::kInfo
+                                                                               : skills::Severity::kWarning;
+      for (const auto& s : e.finding().suggestions()) f.suggestions.push_back(s);
+      if (e.finding().evidence_size() > 0) {
+        const auto& ev = e.finding().evidence(0);
+        f.evidence_artifact_id = ev.artifact_id();
+        f.evidence_row = ev.row();
+        for (const auto& p : ev.fields()) f.evidence_fields.emplace_back(p.name(), skills::FromProto(p.value()));
+      }
+      result.findings.push_back(std::move(f));
+    } else if ((e.kind() == K::SKILL_COMPLETED || e.kind() == K::SKILL_ERROR) && e.depth() == 0) {
+      result.outcome = e.outcome() == "ok"              ? skills::SkillOutcome::kOk
+                       : e.outcome() == "not_supported" ? skills::SkillOutcome::kNotSupported
+                       : e.outcome() == "invalid_argument" ? skills::SkillOutcome::kInvalidArgument
+                                                           : skills::SkillOutcome::kError;
+      result.message = e.message();
+    } else if (e.kind() == K::SKILL_STARTED && e.depth() == 0) {
+      result.elapsed_ns = 0;
+    }
+  }
+  grpc::Status status = reader->Finish();
+  if (!status.ok()) {
+    return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+  }
+  for (const auto& st : result.steps) result.elapsed_ns += st->elapsed_ns;
+  return result;
+}
+
 int RunSkill(const Options& o) {
-  if (o.positional.size() != 2) {
+  if (o.positional.size() != 2 || (!o.skill_engine.empty() && o.trace_query.empty())) {
     Usage();
     return 2;
   }
-  SkillLibrary library;
-  if (!LoadLibrary(o, &library)) return 1;
-  const Skill* skill = library.Find(o.positional[1]);
-  if (!skill) {
-    std::fprintf(stderr, "tracewise: no skill '%s' (see `tracewise skill list`)\n",
-                 o.positional[1].c_str());
-    return 2;
+  SkillRunResult result;
+  if (!o.trace_query.empty()) {
+    // The trace lives in a trace-query service: upload the file, or use the id as given.
+    rpc::GrpcQueryBackend backend(o.trace_query);
+    std::string trace_id = o.positional[0];
+    if (std::filesystem::is_regular_file(o.positional[0])) {
+      auto id = backend.UploadFile(o.positional[0]);
+      if (!id.ok()) {
+        std::fprintf(stderr, "tracewise: cannot upload %s: %s\n", o.positional[0].c_str(),
+                     std::string(id.status().message()).c_str());
+        return 1;
+      }
+      trace_id = *id;
+    }
+    if (!o.skill_engine.empty()) {
+      auto remote = RunRemotely(o, trace_id);
+      if (!remote.ok()) {
+        std::fprintf(stderr, "tracewise: %s\n", std::string(remote.status().message()).c_str());
+        return remote.status().code() == absl::StatusCode::kInvalidArgument ||
+                       remote.status().code() == absl::StatusCode::kNotFound
+                   ? 2
+                   : 1;
+      }
+      result = std::move(*remote);
+    } else {
+      SkillLibrary library;
+      if (!LoadLibrary(o, &library)) return 1;
+      const Skill* skill = library.Find(o.positional[1]);
+      if (!skill) {
+        std::fprintf(stderr, "tracewise: no skill '%s' (see `tracewise skill list`)\n",
+                     o.positional[1].c_str());
+        return 2;
+      }
+      skills::BackendQueryRunner runner(&backend, trace_id);
+      skills::SkillExecutor executor(library, runner);
+      result = executor.Run(*skill, o.params);
+    }
+  } else {
+    SkillLibrary library;
+    if (!LoadLibrary(o, &library)) return 1;
+    const Skill* skill = library.Find(o.positional[1]);
+    if (!skill) {
+      std::fprintf(stderr, "tracewise: no skill '%s' (see `tracewise skill list`)\n",
+                   o.positional[1].c_str());
+      return 2;
+    }
+    auto trace = LoadTraceFile(o.positional[0]);
+    if (!trace.ok()) {
+      std::fprintf(stderr, "tracewise: cannot load %s: %s\n", o.positional[0].c_str(),
+                   std::string(trace.status().message()).c_str());
+      return 1;
+    }
+    skills::TraceDatabaseRunner runner(&(*trace)->db());
+    skills::SkillExecutor executor(library, runner);
+    result = executor.Run(*skill, o.params);
   }
-  auto trace = LoadTraceFile(o.positional[0]);
-  if (!trace.ok()) {
-    std::fprintf(stderr, "tracewise: cannot load %s: %s\n", o.positional[0].c_str(),
-                 std::string(trace.status().message()).c_str());
-    return 1;
-  }
-  skills::TraceDatabaseRunner runner(&(*trace)->db());
-  skills::SkillExecutor executor(library, runner);
-  SkillRunResult result = executor.Run(*skill, o.params);
 
   if (o.format == "json") {
     nlohmann::json j;
