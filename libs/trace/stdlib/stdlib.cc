@@ -20,7 +20,14 @@ extern const SqlModule kAndroidFramesJankType;
 extern const SqlModule kAndroidFramesTimeline;
 extern const SqlModule kAndroidFramesTimelineMaxsdk28;
 extern const SqlModule kAndroidProcessMetadata;
+extern const SqlModule kAndroidStartupStartupEvents;
+extern const SqlModule kAndroidStartupStartups;
+extern const SqlModule kAndroidStartupStartupsMaxsdk28;
+extern const SqlModule kAndroidStartupStartupsMinsdk29;
+extern const SqlModule kAndroidStartupStartupsMinsdk33;
+extern const SqlModule kAndroidStartupTimeToDisplay;
 extern const SqlModule kAndroidUserList;
+extern const SqlModule kAndroidVersion;
 extern const SqlModule kCountersIntervals;
 extern const SqlModule kIntervalsOverlap;
 extern const SqlModule kLinuxCpuFrequency;
@@ -47,7 +54,14 @@ std::vector<const SqlModule*>& AllModules() {
       &stdlib_modules::kAndroidFramesTimeline,
       &stdlib_modules::kAndroidFramesTimelineMaxsdk28,
       &stdlib_modules::kAndroidProcessMetadata,
+      &stdlib_modules::kAndroidStartupStartupEvents,
+      &stdlib_modules::kAndroidStartupStartups,
+      &stdlib_modules::kAndroidStartupStartupsMaxsdk28,
+      &stdlib_modules::kAndroidStartupStartupsMinsdk29,
+      &stdlib_modules::kAndroidStartupStartupsMinsdk33,
+      &stdlib_modules::kAndroidStartupTimeToDisplay,
       &stdlib_modules::kAndroidUserList,
+      &stdlib_modules::kAndroidVersion,
       &stdlib_modules::kCountersIntervals,
       &stdlib_modules::kIntervalsOverlap,
       &stdlib_modules::kLinuxCpuFrequency,
