@@ -379,6 +379,9 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
     case tp::kThreadDescriptor:
       track_events_.OnThreadDescriptor(packet, data);
       return;
+    case tp::kStreamingProfilePacket:
+      track_events_.OnStreamingProfilePacket(packet, data);
+      return;
     case tp::kProcessDescriptor:
       track_events_.OnProcessDescriptor(packet, data);
       return;

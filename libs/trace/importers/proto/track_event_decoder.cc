@@ -8,6 +8,7 @@
 #include "libs/trace/importers/proto/debug_annotation_decoder.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
+#include "libs/trace/importers/proto/repeated_varints.h"
 #include "libs/trace/importers/proto/saturating_math.h"
 
 namespace tw {
@@ -278,6 +279,35 @@ void TrackEventDecoder::OnTrackDescriptor(const PacketContext& packet,
 void TrackEventDecoder::OnThreadDescriptor(const PacketContext& packet,
                                            const proto::Field& descriptor) {
   descriptors_.OnThreadDescriptor(packet, descriptor);
+}
+
+void TrackEventDecoder::OnStreamingProfilePacket(const PacketContext& packet,
+                                                 const proto::Field& profile) {
+  constexpr uint32_t kTimestampDeltaUs = 2;  // StreamingProfilePacket.timestamp_delta_us
+  if (!packet.sequence) return;
+  SequenceState::TrackEventTimes& times = packet.sequence->track_event_times();
+  // A time that went negative (an overflowing delta) poisons the sequence: every later packet
+  // that needs it is invalid, as in trace_processor.
+  if (times.timestamp_ns < 0) {
+    ctx_->storage->IncrementStat("streaming_profile_invalid_timestamp");
+    return;
+  }
+  proto::Decoder d(profile);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id != kTimestampDeltaUs) continue;
+    bool invalid = false;
+    proto::ForEachVarint(f, [&](uint64_t raw) {
+      if (invalid) return;
+      const int64_t delta_us = static_cast<int64_t>(raw);
+      times.timestamp_ns = SaturatingAdd(times.timestamp_ns, SaturatingMultiply(delta_us, 1000));
+      if (times.timestamp_ns < 0) invalid = true;
+    });
+    if (invalid) {
+      ctx_->storage->IncrementStat("streaming_profile_invalid_timestamp");
+      return;
+    }
+  }
 }
 
 void TrackEventDecoder::OnProcessDescriptor(const PacketContext& packet,

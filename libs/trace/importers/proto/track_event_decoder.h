@@ -32,6 +32,9 @@ class TrackEventDecoder {
   void OnTrackDescriptor(const PacketContext& packet, const proto::Field& descriptor);
   void OnTrackEvent(const PacketContext& packet, const proto::Field& event);
   void OnThreadDescriptor(const PacketContext& packet, const proto::Field& descriptor);
+  // StreamingProfilePacket: its samples are not stored (no callstack tables yet), but their
+  // timestamp deltas advance the sequence's track-event time, which later deltas build on.
+  void OnStreamingProfilePacket(const PacketContext& packet, const proto::Field& profile);
   void OnProcessDescriptor(const PacketContext& packet, const proto::Field& descriptor);
 
  private:
