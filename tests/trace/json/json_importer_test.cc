@@ -115,6 +115,23 @@ TEST(JsonImporterTest, MetadataEventsNameProcessesAndThreads) {
             "1,Browser,1,[NULL]\n1,Browser,7,CrBrowserMain\n");
 }
 
+TEST(JsonImporterTest, SortIndexesBecomeHintArgs) {
+  auto t = Load(R"([
+    {"ph":"M","name":"process_sort_index","pid":1,"args":{"sort_index":-5}},
+    {"ph":"M","name":"thread_sort_index","pid":1,"tid":7,"args":{"sort_index":2.9}},
+    {"ph":"M","name":"thread_sort_index","pid":1,"tid":8,"args":{"sort_index":"x"}},
+    {"ph":"X","name":"work","ts":5,"dur":1,"pid":1,"tid":7}
+  ])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT pid, EXTRACT_ARG(arg_set_id, 'process_sort_index_hint') FROM process "
+                     "WHERE pid = 1"),
+            "1,-5\n");
+  EXPECT_EQ(Rows(*t, "SELECT tid, EXTRACT_ARG(arg_set_id, 'thread_sort_index_hint') FROM thread "
+                     "WHERE tid IN (7, 8) ORDER BY tid"),
+            "7,2\n8,[NULL]\n");
+  EXPECT_EQ(Stat(*t, "json_parser_failure"), 1);  // the string sort index
+}
+
 TEST(JsonImporterTest, StringPidsAndTidsNameWhatTheyIdentify) {
   auto t = Load(R"([{"ph":"X","name":"w","ts":1,"dur":1,"pid":"renderer","tid":"compositor"}])");
   ASSERT_TRUE(t);

@@ -171,7 +171,8 @@ void ReadMetadata(std::string_view args, DecodedJsonEvent* out, TraceStorage* st
         }
       }
       if (index) {
-        d.sort_index = *index;
+        // trace_processor keeps sort indexes as int32 (wrapping larger values).
+        d.sort_index = static_cast<int32_t>(*index);
       } else {
         ++out->parser_failures;
       }
