@@ -67,6 +67,38 @@ TEST(LegacyTrackEvents, OverflowingTimestampIsDroppedAndCounted) {
               ElementsAre("1"));
 }
 
+TEST(LegacyTrackEvents, StreamingProfileDeltasAdvanceTheSequenceTime) {
+  constexpr uint32_t kTimestampDeltaUs = 2;  // StreamingProfilePacket.timestamp_delta_us
+  proto::Writer profile;
+  profile.Int(kTimestampDeltaUs, 5);
+  profile.Int(kTimestampDeltaUs, 7);
+  const std::string trace = Trace({
+      Packet(1, std::nullopt).ClearedState().Field(tp::kThreadDescriptor, LegacyThread(8, 9, 1000)),
+      Packet(1, std::nullopt).Field(tp::kStreamingProfilePacket, profile),  // 1012 us
+      Packet(1, std::nullopt).Event(LegacyEvent("i", 'I', 1)),             // 1013 us
+  });
+  EXPECT_THAT(Rows(trace, "SELECT name, ts FROM slice"), ElementsAre(R"("i",1013000)"));
+}
+
+TEST(LegacyTrackEvents, OverflowingStreamingProfileDeltaPoisonsTheSequence) {
+  constexpr uint32_t kTimestampDeltaUs = 2;
+  proto::Writer overflow, zero;
+  overflow.Int(kTimestampDeltaUs, -9223372036854776LL);
+  zero.Int(kTimestampDeltaUs, 0);
+  const std::string trace = Trace({
+      Packet(1, std::nullopt).ClearedState().Field(tp::kThreadDescriptor, LegacyThread(8, 9, 0)),
+      Packet(1, std::nullopt).Field(tp::kStreamingProfilePacket, overflow),
+      Packet(1, std::nullopt).Field(tp::kStreamingProfilePacket, zero),
+      Packet(1, std::nullopt).Event(LegacyEvent("late", 'I', 0)),
+  });
+  EXPECT_THAT(Rows(trace, "SELECT count(*) FROM slice"), ElementsAre("0"));
+  EXPECT_THAT(Rows(trace, "SELECT value FROM stats WHERE name = "
+                          "'streaming_profile_invalid_timestamp'"),
+              ElementsAre("2"));
+  EXPECT_THAT(Rows(trace, "SELECT value FROM stats WHERE name = 'track_event_invalid_timestamp'"),
+              ElementsAre("1"));
+}
+
 TEST(LegacyTrackEvents, AsyncEventsShareTheTrackOfTheirId) {
   proto::Writer id;
   id.Varint(le::kUnscopedId, 77);
