@@ -15,10 +15,12 @@ namespace tw {
 // (rather than static self-registration) keeps the set visible in one place and immune to the
 // linker dropping unreferenced object files.
 namespace stdlib_modules {
+extern const SqlModule kAndroidAnrs;
 extern const SqlModule kAndroidBinder;
 extern const SqlModule kAndroidFramesJankType;
 extern const SqlModule kAndroidFramesTimeline;
 extern const SqlModule kAndroidFramesTimelineMaxsdk28;
+extern const SqlModule kAndroidGarbageCollection;
 extern const SqlModule kAndroidProcessMetadata;
 extern const SqlModule kAndroidStartupStartupEvents;
 extern const SqlModule kAndroidStartupStartups;
@@ -49,10 +51,12 @@ namespace {
 
 std::vector<const SqlModule*>& AllModules() {
   static std::vector<const SqlModule*> modules = {
+      &stdlib_modules::kAndroidAnrs,
       &stdlib_modules::kAndroidBinder,
       &stdlib_modules::kAndroidFramesJankType,
       &stdlib_modules::kAndroidFramesTimeline,
       &stdlib_modules::kAndroidFramesTimelineMaxsdk28,
+      &stdlib_modules::kAndroidGarbageCollection,
       &stdlib_modules::kAndroidProcessMetadata,
       &stdlib_modules::kAndroidStartupStartupEvents,
       &stdlib_modules::kAndroidStartupStartups,
