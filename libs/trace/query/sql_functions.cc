@@ -1,6 +1,7 @@
 #include "libs/trace/query/sql_functions.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cinttypes>
 #include <cmath>
@@ -453,6 +454,61 @@ void StrSplit(sqlite3_context* ctx, int, sqlite3_value** argv) {
   }
 }
 
+// __intrinsic_strip_hex(name, min_digits): masks numbers in slice names so they aggregate.
+// Every run of hex digits that starts the text, follows a non-alphanumeric character or "0x",
+// or starts with a decimal digit becomes "<num>" when it contains a decimal digit (after
+// "0x": always) and is at least min_digits long. Words such as "cafe" stay.
+std::string StripHexText(std::string_view in, int64_t min_digits) {
+  auto is_alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  auto is_xdigit = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::string out;
+  out.reserve(in.size());
+  size_t i = 0;
+  while (i < in.size()) {
+    bool mask = false;
+    const char c = in[i];
+    if ((c == 'x' || c == 'X') && i >= 1 && in[i - 1] == '0') {
+      out += c;
+      ++i;
+      mask = true;
+    } else if (!is_alnum(c)) {
+      out += c;
+      ++i;
+    } else if (!(i == 0 && is_xdigit(c)) && !is_digit(c)) {
+      out += c;
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < in.size() && is_xdigit(in[i])) {
+      if (is_digit(in[i])) mask = true;
+      ++i;
+    }
+    if (mask && static_cast<int64_t>(i - start) >= min_digits) {
+      out += "<num>";
+    } else {
+      out.append(in.substr(start, i - start));
+    }
+  }
+  return out;
+}
+
+void StripHex(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    return;
+  }
+  if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+    return sqlite3_result_error(ctx, "__intrinsic_strip_hex: first argument must be string", -1);
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0) {
+    return sqlite3_result_error(
+        ctx, "__intrinsic_strip_hex: second argument must be a non-negative integer", -1);
+  }
+  const std::string out = StripHexText(TextArg(argv[0]), sqlite3_value_int64(argv[1]));
+  sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
+}
+
 // ------------------------------------------------------------------------------ registration
 
 struct ScalarDef {
@@ -479,6 +535,7 @@ constexpr ScalarDef kScalars[] = {
     {"reverse", 1, Reverse, true},
     {"unhex", 1, Unhex, true},
     {"str_split", 3, StrSplit, true},
+    {"__intrinsic_strip_hex", 2, StripHex, true},
 };
 
 }  // namespace

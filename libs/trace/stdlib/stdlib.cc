@@ -22,6 +22,7 @@ extern const SqlModule kAndroidFramesTimeline;
 extern const SqlModule kAndroidFramesTimelineMaxsdk28;
 extern const SqlModule kAndroidGarbageCollection;
 extern const SqlModule kAndroidProcessMetadata;
+extern const SqlModule kAndroidSlices;
 extern const SqlModule kAndroidStartupStartupEvents;
 extern const SqlModule kAndroidStartupStartups;
 extern const SqlModule kAndroidStartupStartupsMaxsdk28;
@@ -58,6 +59,7 @@ std::vector<const SqlModule*>& AllModules() {
       &stdlib_modules::kAndroidFramesTimelineMaxsdk28,
       &stdlib_modules::kAndroidGarbageCollection,
       &stdlib_modules::kAndroidProcessMetadata,
+      &stdlib_modules::kAndroidSlices,
       &stdlib_modules::kAndroidStartupStartupEvents,
       &stdlib_modules::kAndroidStartupStartups,
       &stdlib_modules::kAndroidStartupStartupsMaxsdk28,
