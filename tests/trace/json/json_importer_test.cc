@@ -307,7 +307,7 @@ TEST(JsonImporterTest, WhatIsNotAJsonTraceIsAClearError) {
   for (const Case& c : std::vector<Case>{
            {R"({"foo": [1, 2, 3]})", "no \"traceEvents\""},
            {R"({"traceEvents": 3})", "not an array"},
-           {R"([{"name": "x"}, {"name": "y"}])", "none of its 2 trace events"},
+           {R"([{"name": "x"}, [1, 2]])", "none of its 2 trace events"},
            {R"({"traceEvents":[)", "ends before its first event"},
            {R"({"traceEvents":[{"ph":"X" "ts":1}]})", "none of its 1"},
        }) {
@@ -317,6 +317,25 @@ TEST(JsonImporterTest, WhatIsNotAJsonTraceIsAClearError) {
     EXPECT_NE(t.status().message().find(c.message), std::string::npos)
         << c.json << " -> " << t.status();
   }
+}
+
+TEST(JsonImporterTest, EventsMissingWhatTheyNeedLeaveAnEmptyTraceWithStats) {
+  // Well-formed JSON whose events all lack a phase or a usable ts: trace_processor loads it
+  // (nothing to show) and counts them.
+  auto t = Load(R"([{"name": "x", "ts": 1}, {"ph": "X", "ts": "100a", "dur": 1}])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Int(*t, "SELECT COUNT(*) FROM slice"), 0);
+  EXPECT_EQ(Stat(*t, "json_tokenizer_failure"), 2);
+}
+
+TEST(JsonImporterTest, CounterStringsAreReadAsStrtodReadsThem) {
+  auto t = Load(R"([{"ph":"C","name":"c","ts":1,"pid":1,
+                     "args":{"a":"+10.5","b":".75","c":"246.","d":"1.5e","e":"+","f":"050"}}])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT t.name, c.value FROM counter c JOIN counter_track t "
+                     "ON c.track_id = t.id ORDER BY t.name"),
+            "c a,10.500000\nc b,0.750000\nc c,246.000000\nc f,50.000000\n");
+  EXPECT_EQ(Stat(*t, "json_parser_failure"), 2);
 }
 
 TEST(JsonImporterTest, EmptyTraceLoads) {

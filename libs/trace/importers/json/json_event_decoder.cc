@@ -136,7 +136,12 @@ void ReadCounters(std::string_view args, std::string_view id, DecodedJsonEvent* 
     if (v.is_number()) {
       value = JsonNumberToDouble(v.text);
     } else if (v.is_string()) {
-      value = JsonNumberToDouble(v.text);
+      // Numbers in strings are read as strtod reads them, which also takes a leading '+'.
+      std::string_view text = v.text;
+      if (text.size() > 1 && text[0] == '+' && text[1] != '-' && text[1] != '+') {
+        text.remove_prefix(1);
+      }
+      value = JsonNumberToDouble(text);
     }
     if (!value) {
       ++out->parser_failures;
@@ -318,6 +323,7 @@ JsonEventStatus DecodeJsonEvent(std::string_view text, TraceStorage* storage,
 
   if (!well_formed) {
     out->error = "not a well-formed JSON object";
+    out->malformed = true;
     return JsonEventStatus::kFailed;
   }
   if (bad_time) {

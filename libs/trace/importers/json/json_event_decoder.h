@@ -30,6 +30,7 @@ struct DecodedJsonEvent {
   int tokenizer_failures = 0;
   int parser_failures = 0;
   std::string error;  // why the event failed, for diagnostics
+  bool malformed = false;  // failed because the text is not JSON (not just missing fields)
 };
 
 JsonEventStatus DecodeJsonEvent(std::string_view text, TraceStorage* storage,

@@ -85,6 +85,7 @@ void JsonImporter::OnEvent(std::string_view text) {
       ++stats_.phases["P"];
       return;
     case JsonEventStatus::kFailed:
+      if (decoded.malformed) ++malformed_events_;
       NoteFailure(absl::StrCat(decoded.error, ": ", Excerpt(text)));
       return;
     case JsonEventStatus::kEvent:
@@ -176,7 +177,7 @@ absl::Status JsonImporter::Finish(const JsonTraceReader& reader, const absl::Sta
       return absl::InvalidArgumentError(
           "JSON trace: no \"traceEvents\" array: this JSON is not a Chrome trace");
     }
-    if (stats_.failed_events > 0) {
+    if (malformed_events_ > 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("JSON trace: none of its ", stats_.failed_events,
                        " trace events could be read (the first: ", first_failure_, ")"));

@@ -33,9 +33,11 @@ class JsonImporter {
   JsonImporter(TraceStorage* storage, EventSorter* sorter, int64_t max_event_bytes = 256 << 20);
 
   // Errors: INVALID_ARGUMENT when the file is not a JSON trace (not JSON, JSON without
-  // "traceEvents", or no event of it readable) or breaks before its first event. Damage after
-  // that keeps the events before it, with `json_parser_failure` in stats (and
-  // `trace_truncated` when the file is cut short).
+  // "traceEvents", or events that are not even JSON objects and none that import) or breaks
+  // before its first event. Events that are JSON but lack what an event needs (a phase, a
+  // usable "ts") are counted in `json_tokenizer_failure`, as trace_processor does, even when
+  // none is left. Damage after the first event keeps the events before it, with
+  // `json_parser_failure` in stats (and `trace_truncated` when the file is cut short).
   absl::Status Import(ChunkSource* source);
 
   const JsonImportStats& stats() const { return stats_; }
@@ -53,6 +55,7 @@ class JsonImporter {
   FtraceTextDecoder ftrace_;
   bool saw_complete_event_ = false;  // an 'X' so far: same-ts events are ordered by phase
   std::string first_failure_;
+  int64_t malformed_events_ = 0;  // failed events whose text is not JSON at all
   JsonImportStats stats_;
 };
 
