@@ -8,6 +8,7 @@
 #include "libs/trace/trackers/flow_tracker.h"
 #include "libs/trace/trackers/legacy_event_tracks.h"
 #include "libs/trace/trackers/trace_context.h"
+#include "libs/trace/trackers/track_spec.h"
 
 namespace tw {
 namespace {
@@ -97,7 +98,13 @@ void JsonEventTracker::Import(int64_t ts, const JsonEventData& e) {
     }
     case 'X': {
       if (!e.dur) return ParserFailure();
-      const uint32_t track = ctx_->tracks.InternThreadTrack(utid);
+      uint32_t track = ctx_->tracks.InternThreadTrack(utid);
+      if (slices.WouldOverlap(ts, track, *e.dur)) {
+        // Producers should nest or separate complete events; rather than drop one that does
+        // neither, trace_processor spills it onto an overflow track of the thread.
+        ctx_->storage->IncrementStat("slice_spill_overlapping_complete_event");
+        track = OverlapTrack(utid, ts, *e.dur);
+      }
       OnSliceBegun(track, slices.Scoped(ts, track, e.category, name, *e.dur, e.args,
                                         {e.thread_ts, {}}, e.thread_dur));
       MaybeAddFlow(track, e);
@@ -126,6 +133,27 @@ void JsonEventTracker::Import(int64_t ts, const JsonEventData& e) {
       // into rows: the event still told us which process its thread belongs to.
       return;
   }
+}
+
+uint32_t JsonEventTracker::OverlapTrack(uint32_t utid, int64_t ts, int64_t dur) {
+  std::vector<OverflowTrack>& tracks = overflow_tracks_[utid];
+  const int64_t end = dur > 0 ? ts + dur : ts;
+  for (OverflowTrack& t : tracks) {
+    if (t.busy_until <= ts) {
+      t.busy_until = end;
+      return t.track;
+    }
+  }
+  ArgsTracker& a = ctx_->args;
+  TrackSpec spec;
+  spec.type = "thread_overlapping_slice";
+  spec.utid = utid;
+  spec.dimensions.push_back(a.MakeArg("utid", ArgValue::Int(utid)));
+  spec.dimensions.push_back(
+      a.MakeArg("track_compressor_idx", ArgValue::Uint(static_cast<uint64_t>(tracks.size()))));
+  const uint32_t track = CreateTrack(ctx_->storage, &a, spec);
+  tracks.push_back({track, end});
+  return track;
 }
 
 void JsonEventTracker::Async(int64_t ts, const JsonEventData& e) {

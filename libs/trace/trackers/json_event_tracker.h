@@ -56,6 +56,9 @@ class JsonEventTracker {
   // v2 flows (bind_id with flow_in / flow_out) attach to the innermost slice on `track`.
   void MaybeAddFlow(uint32_t track, const JsonEventData& e);
   void ParserFailure();
+  // A complete event that partially overlaps one on its thread's track goes on the first of
+  // the thread's overflow tracks that is free at `ts` (trace_processor's spill).
+  uint32_t OverlapTrack(uint32_t utid, int64_t ts, int64_t dur);
   void WriteSortIndexHints();
 
   TraceContext* ctx_;
@@ -78,6 +81,11 @@ class JsonEventTracker {
     StringId name;
   };
   std::vector<PendingCounter> pending_counters_;
+  struct OverflowTrack {
+    uint32_t track;
+    int64_t busy_until;
+  };
+  absl::flat_hash_map<uint32_t, std::vector<OverflowTrack>> overflow_tracks_;  // by utid
   std::map<uint32_t, int64_t> process_sort_index_;  // ordered: arg sets must not depend on hashing
   std::map<uint32_t, int64_t> thread_sort_index_;
 };

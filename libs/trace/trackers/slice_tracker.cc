@@ -145,6 +145,16 @@ void SliceTracker::AddArgs(uint32_t slice_id, const std::vector<Arg>& args) {
   if (auto set = args_->AddArgSet(merged)) slices.arg_set_id.Set(slice_id, *set);
 }
 
+bool SliceTracker::WouldOverlap(int64_t ts, uint32_t track, int64_t dur) {
+  auto it = stacks_.find(track);
+  if (it == stacks_.end()) return false;
+  MaybeCloseStack(ts, dur, &it->second);
+  for (const Open& o : it->second) {
+    if (o.end_ts >= 0 && ts < o.end_ts && ts + dur > o.end_ts) return true;
+  }
+  return false;
+}
+
 std::optional<uint32_t> SliceTracker::GetTopmostSliceOnTrack(uint32_t track) const {
   auto it = stacks_.find(track);
   if (it == stacks_.end() || it->second.empty()) return std::nullopt;

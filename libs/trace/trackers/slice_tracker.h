@@ -39,6 +39,11 @@ class SliceTracker {
   // Adds args to a slice already stored.
   void AddArgs(uint32_t slice_id, const std::vector<Arg>& args);
 
+  // Whether a complete slice [ts, ts + dur) would partially overlap a complete slice still on
+  // `track`'s stack (starting inside it, ending after it): it cannot nest there. Closes what
+  // has ended by `ts` first, as adding the slice would.
+  bool WouldOverlap(int64_t ts, uint32_t track, int64_t dur);
+
   // The innermost open slice on `track`, if any (flows attach to it).
   std::optional<uint32_t> GetTopmostSliceOnTrack(uint32_t track) const;
   // Whether `track` has ever had a slice (used to pick fallback tracks).

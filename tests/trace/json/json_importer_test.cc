@@ -228,6 +228,28 @@ TEST(JsonImporterTest, SameTimestampKeepsFileOrderWithoutCompleteEvents) {
   EXPECT_EQ(Rows(*t, "SELECT name, dur, depth FROM slice ORDER BY ts"), "a,-1,0\nb,0,1\n");
 }
 
+TEST(JsonImporterTest, OverlappingCompleteEventsSpillOntoOverflowTracks) {
+  auto t = Load(R"([
+    {"ph":"X","name":"outer","ts":100,"dur":100,"pid":1,"tid":1},
+    {"ph":"X","name":"inner","ts":150,"dur":100,"pid":1,"tid":1},
+    {"ph":"X","name":"third","ts":160,"dur":100,"pid":1,"tid":1},
+    {"ph":"X","name":"later","ts":260,"dur":100,"pid":1,"tid":1},
+    {"ph":"X","name":"nested","ts":270,"dur":10,"pid":1,"tid":1}
+  ])");
+  ASSERT_TRUE(t);
+  // "inner" and "third" each overlap what is on the thread track; "third" also overlaps
+  // "inner", so it needs a second overflow track. Later slices reuse free tracks.
+  EXPECT_EQ(Rows(*t, "SELECT s.name, s.depth, t.type, "
+                     "EXTRACT_ARG(t.dimension_arg_set_id, 'track_compressor_idx') "
+                     "FROM slice s JOIN track t ON s.track_id = t.id ORDER BY s.ts"),
+            "outer,0,thread,[NULL]\n"
+            "inner,0,thread_overlapping_slice,0\n"
+            "third,0,thread_overlapping_slice,1\n"
+            "later,0,thread,[NULL]\n"
+            "nested,1,thread,[NULL]\n");
+  EXPECT_EQ(Stat(*t, "slice_spill_overlapping_complete_event"), 2);
+}
+
 TEST(JsonImporterTest, ThreadStateEventsFillThreadStateAndSched) {
   auto t = Load(R"([
     {"ph":"T","name":"Running","ts":1,"dur":2,"pid":1,"tid":2,"args":{"cpu":3}},
