@@ -4,6 +4,8 @@
 // instants on their own tracks), 'b'/'e'/'n' nestable async slices on per-id tracks, 'C'
 // counters on per-process tracks, 's'/'t'/'f' (v1) and bind_id (v2) flows, 'T' thread states,
 // and 'M' names and sort indexes. Every event, whatever its phase, ties its tid to its pid.
+// A complete event that partially overlaps another on its thread spills onto one of the
+// thread's overflow tracks (thread_overlapping_slice) instead of nesting wrongly.
 //
 // Ordering: the sorter hands over events by timestamp, in file order within a timestamp. Once
 // the trace has shown an 'X' event, trace_processor orders each timestamp's events by phase:
