@@ -179,6 +179,21 @@ TEST_F(LibraryOnRealTracesTest, StartupTraceFacts) {
             scalar(absl::StrCat("SELECT SUM(dur) FROM sched WHERE dur > 0 AND utid = ",
                                 tt->rows[0][0].int_value)));
 
+  // The startup matches Perfetto's android_startups row for this trace (INDEX.md anchor:
+  // ts=157479786566030 dur=156515747, a warm start of the macrobenchmark target).
+  SkillRunResult startups = Run(t, "startup_list");
+  if (startups.outcome == SkillOutcome::kOk) {
+    const StepResult* st = startups.Output();
+    ASSERT_EQ(st->rows.size(), 1u);
+    EXPECT_EQ(st->rows[0][st->ColumnIndex("ts")].int_value, 157479786566030);
+    EXPECT_EQ(st->rows[0][st->ColumnIndex("dur")].int_value, 156515747);
+    EXPECT_EQ(st->rows[0][st->ColumnIndex("startup_type")].string_value, "warm");
+    EXPECT_EQ(st->rows[0][st->ColumnIndex("package")].string_value,
+              "androidx.benchmark.integration.macrobenchmark.target");
+  } else {
+    EXPECT_EQ(startups.outcome, SkillOutcome::kNotSupported) << startups.message;
+  }
+
   // Frame timeline: the frame skills agree with the timeline table (or, before the importer
   // handled FrameTimelineEvent packets, say precisely that it is empty).
   const int64_t actual_frames = scalar("SELECT COUNT(*) FROM actual_frame_timeline_slice");
