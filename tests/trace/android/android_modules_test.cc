@@ -1,0 +1,158 @@
+// android.startup.*, android.anrs, android.slices and android.frames.jank_type over small
+// traces written as atrace markers in a Perfetto trace.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "libs/trace/importers/proto/perfetto_fields.h"
+#include "libs/trace/importers/proto/proto_writer.h"
+#include "libs/trace/trace_loader.h"
+#include "tests/trace/stdlib/stdlib_test_util.h"
+
+namespace tw {
+namespace {
+
+using stdlib_testing::Rows;
+using stdlib_testing::Scalar;
+using stdlib_testing::Table;
+
+struct Marker {
+  int64_t ts;
+  int64_t pid;
+  std::string buf;
+};
+
+// One ftrace bundle of atrace print events, plus process names.
+std::unique_ptr<LoadedTrace> LoadMarkers(const std::vector<Marker>& markers,
+                                         const std::vector<std::pair<int, std::string>>& procs) {
+  proto::Writer trace;
+  proto::Writer tree;
+  for (const auto& [pid, name] : procs) {
+    proto::Writer p;
+    p.Int(pf::process_tree_process::kPid, pid);
+    p.Int(pf::process_tree_process::kPpid, 1);
+    p.String(pf::process_tree_process::kCmdline, name);
+    tree.Message(pf::process_tree::kProcesses, p);
+  }
+  proto::Writer tree_packet;
+  tree_packet.Message(pf::trace_packet::kProcessTree, tree);
+  tree_packet.Varint(pf::trace_packet::kTrustedPacketSequenceId, 1);
+  trace.Message(pf::trace::kPacket, tree_packet);
+  proto::Writer bundle;
+  bundle.Varint(pf::ftrace_event_bundle::kCpu, 0);
+  for (const Marker& m : markers) {
+    proto::Writer print;
+    print.String(pf::print_ftrace_event::kBuf, m.buf);
+    proto::Writer ev;
+    ev.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(m.ts));
+    ev.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(m.pid));
+    ev.Message(pf::ftrace_event::kPrint, print);
+    bundle.Message(pf::ftrace_event_bundle::kEvent, ev);
+  }
+  proto::Writer packet;
+  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
+  packet.Varint(pf::trace_packet::kTrustedPacketSequenceId, 1);
+  trace.Message(pf::trace::kPacket, packet);
+  auto t = LoadTraceBytes(trace.Take());
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? std::move(*t) : nullptr;
+}
+
+TEST(AndroidStartups, Minsdk33LaunchWithTypeFromCompletedMarker) {
+  // system_server (pid 2) opens launchingActivity#3 and reports a cold completion; the app
+  // (pid 50) binds, starts and resumes inside it.
+  auto t = LoadMarkers(
+      {
+          {1000, 2, "S|2|launchingActivity#3|0"},
+          {1100, 50, "B|50|bindApplication"},
+          {1200, 50, "E|50"},
+          {1300, 50, "B|50|activityStart"},
+          {1400, 50, "E|50"},
+          {1500, 50, "B|50|activityResume"},
+          {1600, 50, "E|50"},
+          {1900, 2, "I|2|launchingActivity#3:completed-cold:com.example.app"},
+          {2000, 2, "F|2|launchingActivity#3|0"},
+      },
+      {{2, "system_server"}, {50, "com.example.app"}});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.startup.startups;
+                             SELECT startup_id, ts, ts_end, dur, package, startup_type
+                             FROM android_startups)"),
+            (Table{{"3", "1000", "2000", "1000", "com.example.app", "cold"}}));
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.startup.startups;
+                             SELECT startup_id, pid, startup_type FROM android_startup_processes)"),
+            (Table{{"3", "50", "cold"}}));
+  EXPECT_EQ(Scalar(t->db(), R"(INCLUDE PERFETTO MODULE android.startup.startups;
+                               SELECT android_sum_dur_for_startup_and_slice(3, 'activity*'))"),
+            "200");
+}
+
+TEST(AndroidStartups, Maxsdk28TypeFromAppSlices) {
+  // Without launchingActivity# / MetricsLogger slices: "launching:" async slices; the type
+  // comes from what the app's main thread did (start + resume, no bind: warm).
+  auto t = LoadMarkers(
+      {
+          {1000, 2, "S|2|launching: com.example.app|7"},
+          {1300, 50, "B|50|activityStart"},
+          {1400, 50, "E|50"},
+          {1500, 50, "B|50|activityResume"},
+          {1600, 50, "E|50"},
+          {3000, 2, "F|2|launching: com.example.app|7"},
+      },
+      {{2, "system_server"}, {50, "com.example.app"}});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.startup.startups;
+                             SELECT startup_id, ts, dur, package, startup_type
+                             FROM android_startups)"),
+            (Table{{"0", "1000", "2000", "com.example.app", "warm"}}));
+}
+
+TEST(AndroidAnrs, ErrorIdAndSubjectCounters) {
+  auto t = LoadMarkers(
+      {
+          {5000, 2, "C|2|ErrorId:com.example.app 50#abc-123|1"},
+          {5000, 2,
+           "C|2|Subject(for ErrorId abc-123):Input dispatching timed out (1a2b com.example.app/"
+           "com.example.app.Main is not responding. Waited 5000ms for MotionEvent)|1"},
+      },
+      {{2, "system_server"}, {50, "com.example.app"}});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.anrs;
+                             SELECT process_name, pid, error_id, ts, anr_type, component,
+                                    default_anr_dur_ms
+                             FROM android_anrs)"),
+            (Table{{"com.example.app", "50", "abc-123", "5000", "INPUT_DISPATCHING_TIMEOUT",
+                    "com.example.app/com.example.app.Main", "5000"}}));
+}
+
+TEST(AndroidSlices, StandardizedNames) {
+  auto t = LoadMarkers({}, {});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.slices;
+      SELECT android_standardize_slice_name('Choreographer#doFrame 123456'),
+             android_standardize_slice_name('Lock contention on thread list lock (owner tid: 1665)'),
+             android_standardize_slice_name('android.os.Handler: com.android.Foo$1'),
+             android_standardize_slice_name('Wakelock(epolld280:system_serve'),
+             android_standardize_slice_name('Recycling 0x7f3a view 42'),
+             android_standardize_slice_name('decode cafe'))"),
+            (Table{{"Choreographer#doFrame", "Lock contention on thread list lock <...>",
+                    "Handler: com.android.Foo", "Wakelock(epolld<...>:system_serve",
+                    "Recycling 0x<num> view <num>", "decode cafe"}}));
+}
+
+TEST(AndroidFramesJankType, Categories) {
+  auto t = LoadMarkers({}, {});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.frames.jank_type;
+      SELECT android_is_sf_jank_type('SurfaceFlinger Scheduling, App Deadline Missed'),
+             android_is_app_jank_type('SurfaceFlinger Scheduling, App Deadline Missed'),
+             android_is_app_jank_type('Buffer Stuffing'),
+             android_is_missed_frame_type('Dropped Frame'),
+             android_is_missed_frame_type('None'))"),
+            (Table{{"1", "1", "0", "1", "0"}}));
+}
+
+}  // namespace
+}  // namespace tw
