@@ -10,6 +10,7 @@ EventRouter::EventRouter(TraceContext* context)
       storage_(context->storage),
       frame_timeline_(context),
       binder_(context),
+      clock_rates_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -252,6 +253,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
                                 raw.common_flags);
   storage_->ExtendBounds(ts);
   binder_.OnFtraceEvent(ts, raw);
+  clock_rates_.OnFtraceEvent(ts, raw);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
 #include "libs/trace/trackers/binder_tracker.h"
+#include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 
@@ -37,6 +38,7 @@ class EventRouter {
   TraceStorage* storage_;
   FrameTimelineTracker frame_timeline_;
   BinderTracker binder_;
+  ClockRateTracker clock_rates_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   bool seen_sched_waking_ = false;
   StringId cpufreq_ = kNullStringId;
