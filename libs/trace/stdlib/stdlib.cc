@@ -17,10 +17,12 @@ namespace tw {
 namespace stdlib_modules {
 extern const SqlModule kAndroidAnrs;
 extern const SqlModule kAndroidBinder;
+extern const SqlModule kAndroidDvfs;
 extern const SqlModule kAndroidFramesJankType;
 extern const SqlModule kAndroidFramesTimeline;
 extern const SqlModule kAndroidFramesTimelineMaxsdk28;
 extern const SqlModule kAndroidGarbageCollection;
+extern const SqlModule kAndroidMonitorContention;
 extern const SqlModule kAndroidProcessMetadata;
 extern const SqlModule kAndroidSlices;
 extern const SqlModule kAndroidStartupStartupEvents;
@@ -54,10 +56,12 @@ std::vector<const SqlModule*>& AllModules() {
   static std::vector<const SqlModule*> modules = {
       &stdlib_modules::kAndroidAnrs,
       &stdlib_modules::kAndroidBinder,
+      &stdlib_modules::kAndroidDvfs,
       &stdlib_modules::kAndroidFramesJankType,
       &stdlib_modules::kAndroidFramesTimeline,
       &stdlib_modules::kAndroidFramesTimelineMaxsdk28,
       &stdlib_modules::kAndroidGarbageCollection,
+      &stdlib_modules::kAndroidMonitorContention,
       &stdlib_modules::kAndroidProcessMetadata,
       &stdlib_modules::kAndroidSlices,
       &stdlib_modules::kAndroidStartupStartupEvents,
