@@ -154,5 +154,33 @@ TEST(AndroidFramesJankType, Categories) {
             (Table{{"1", "1", "0", "1", "0"}}));
 }
 
+TEST(AndroidMonitorContention, ParsesArtSliceAndFindsEnclosingBinderReply) {
+  // Thread 51 of the app serves a binder call and waits for a lock its main thread (tid 50,
+  // ART thread id 1 in the name) holds.
+  auto t = LoadMarkers(
+      {
+          {1000, 51, "B|50|binder reply"},
+          {1100, 51,
+           "B|50|monitor contention with owner main (1) at void com.example.Cache.put(int)"
+           "(Cache.java:10) waiters=2 blocking from int com.example.Cache.get(int)"
+           "(Cache.java:20)"},
+          {1150, 51, "B|50|Lock contention on a monitor lock (owner tid: 50)"},
+          {1250, 51, "E|50"},
+          {1300, 51, "E|50"},
+          {1400, 51, "E|50"},
+      },
+      {{50, "com.example.app"}});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.monitor_contention;
+      SELECT blocking_method, short_blocking_method, blocked_method, short_blocked_method,
+             blocking_src, blocked_src, waiter_count, blocking_thread_name, blocking_tid,
+             blocked_thread_tid, ts, dur, process_name, binder_reply_ts
+      FROM android_monitor_contention)"),
+            (Table{{"void com.example.Cache.put(int)", "com.example.Cache.put",
+                    "int com.example.Cache.get(int)", "com.example.Cache.get",
+                    "Cache.java:10", "Cache.java:20", "2", "main", "1", "51", "1100", "200",
+                    "com.example.app", "1000"}}));
+}
+
 }  // namespace
 }  // namespace tw
