@@ -22,6 +22,7 @@ extern const SqlModule kAndroidFramesJankType;
 extern const SqlModule kAndroidFramesTimeline;
 extern const SqlModule kAndroidFramesTimelineMaxsdk28;
 extern const SqlModule kAndroidGarbageCollection;
+extern const SqlModule kAndroidInput;
 extern const SqlModule kAndroidMonitorContention;
 extern const SqlModule kAndroidProcessMetadata;
 extern const SqlModule kAndroidSlices;
@@ -61,6 +62,7 @@ std::vector<const SqlModule*>& AllModules() {
       &stdlib_modules::kAndroidFramesTimeline,
       &stdlib_modules::kAndroidFramesTimelineMaxsdk28,
       &stdlib_modules::kAndroidGarbageCollection,
+      &stdlib_modules::kAndroidInput,
       &stdlib_modules::kAndroidMonitorContention,
       &stdlib_modules::kAndroidProcessMetadata,
       &stdlib_modules::kAndroidSlices,

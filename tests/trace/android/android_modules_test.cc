@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -25,8 +26,9 @@ struct Marker {
 };
 
 // One ftrace bundle of atrace print events, plus process names.
-std::unique_ptr<LoadedTrace> LoadMarkers(const std::vector<Marker>& markers,
-                                         const std::vector<std::pair<int, std::string>>& procs) {
+std::unique_ptr<LoadedTrace> LoadMarkers(
+    const std::vector<Marker>& markers, const std::vector<std::pair<int, std::string>>& procs,
+    const std::vector<std::tuple<int, int, std::string>>& threads = {}) {
   proto::Writer trace;
   proto::Writer tree;
   for (const auto& [pid, name] : procs) {
@@ -35,6 +37,13 @@ std::unique_ptr<LoadedTrace> LoadMarkers(const std::vector<Marker>& markers,
     p.Int(pf::process_tree_process::kPpid, 1);
     p.String(pf::process_tree_process::kCmdline, name);
     tree.Message(pf::process_tree::kProcesses, p);
+  }
+  for (const auto& [tid, tgid, name] : threads) {
+    proto::Writer th;
+    th.Int(pf::process_tree_thread::kTid, tid);
+    th.Int(pf::process_tree_thread::kTgid, tgid);
+    th.String(pf::process_tree_thread::kName, name);
+    tree.Message(pf::process_tree::kThreads, th);
   }
   proto::Writer tree_packet;
   tree_packet.Message(pf::trace_packet::kProcessTree, tree);
@@ -180,6 +189,48 @@ TEST(AndroidMonitorContention, ParsesArtSliceAndFindsEnclosingBinderReply) {
                     "int com.example.Cache.get(int)", "com.example.Cache.get",
                     "Cache.java:10", "Cache.java:20", "2", "main", "1", "51", "1100", "200",
                     "com.example.app", "1000"}}));
+}
+
+TEST(AndroidInputEvents, DispatchReceiveFinishAckAndFrame) {
+  // system_server (2) with InputDispatcher (3); the app (50) handles the event in a frame.
+  const std::string server = "inputChannel=9f com.example.app/com.example.app.Main (server)";
+  const std::string client = "inputChannel=9f com.example.app/com.example.app.Main (client)";
+  auto t = LoadMarkers(
+      {
+          {950, 4, "B|2|UnwantedInteractionBlocker::notifyMotion(id=0x3f1, deviceId=4)"},
+          {960, 4, "E|2"},
+          {1000, 3, "B|2|enqueueDispatchEntryAndStartDispatchCycleLocked(" + server + ", id=0x3f1)"},
+          {1010, 3, "B|2|startDispatchCycleLocked(" + server + ")"},
+          {1020, 3, "B|2|publishMotionEvent(" + server + ")"},
+          {1030, 3, "B|2|sendMessage(" + server + ", seq=0x12, type=MOTION)"},
+          {1040, 3, "E|2"},
+          {1050, 3, "E|2"},
+          {1060, 3, "E|2"},
+          {1070, 3, "E|2"},
+          {1500, 50, "B|50|receiveMessage(" + client + ", seq=0x12, type=MOTION)"},
+          {1510, 50, "E|50"},
+          {1600, 50, "B|50|Choreographer#doFrame 777"},
+          {1650, 50, "B|50|processing input ACTION_DOWN"},
+          {1660, 50, "B|50|deliverInputEvent src=0x1002 eventTimeNano=900 id=0x3f1"},
+          {1700, 50, "E|50"},
+          {1710, 50, "E|50"},
+          {1800, 50, "E|50"},
+          {1900, 50, "B|50|sendMessage(" + client + ", seq=0x12, type=FINISHED)"},
+          {1910, 50, "E|50"},
+          {2300, 3, "B|2|receiveMessage(" + server + ", seq=0x12, type=FINISHED)"},
+          {2310, 3, "E|2"},
+      },
+      {{2, "system_server"}, {50, "com.example.app"}}, {{3, 2, "InputDispatcher"}, {4, 2, "InputReader"}, {50, 50, "example.app"}});
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(INCLUDE PERFETTO MODULE android.input;
+      SELECT dispatch_latency_dur, handling_latency_dur, ack_latency_dur, total_latency_dur,
+             tid, process_name, event_type, event_action, event_seq, normalized_event_channel,
+             input_event_id, read_time, frame_id, is_speculative_frame, event_time,
+             end_to_end_latency_dur
+      FROM android_input_events)"),
+            (Table{{"470", "400", "400", "1270", "50", "com.example.app", "MOTION",
+                    "ACTION_DOWN", "0x12", "com.example.app/com.example.app.Main (server)",
+                    "0x3f1", "950", "777", "0", "900", "NULL"}}));
 }
 
 }  // namespace
