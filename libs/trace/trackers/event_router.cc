@@ -11,6 +11,7 @@ EventRouter::EventRouter(TraceContext* context)
       frame_timeline_(context),
       binder_(context),
       clock_rates_(context),
+      suspend_resume_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -254,6 +255,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   storage_->ExtendBounds(ts);
   binder_.OnFtraceEvent(ts, raw);
   clock_rates_.OnFtraceEvent(ts, raw);
+  suspend_resume_.OnFtraceEvent(ts, raw);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {

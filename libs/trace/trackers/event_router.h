@@ -10,6 +10,7 @@
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
+#include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 
 namespace tw {
@@ -39,6 +40,7 @@ class EventRouter {
   FrameTimelineTracker frame_timeline_;
   BinderTracker binder_;
   ClockRateTracker clock_rates_;
+  SuspendResumeTracker suspend_resume_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   bool seen_sched_waking_ = false;
   StringId cpufreq_ = kNullStringId;
