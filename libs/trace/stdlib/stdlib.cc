@@ -32,6 +32,7 @@ extern const SqlModule kAndroidStartupStartupsMaxsdk28;
 extern const SqlModule kAndroidStartupStartupsMinsdk29;
 extern const SqlModule kAndroidStartupStartupsMinsdk33;
 extern const SqlModule kAndroidStartupTimeToDisplay;
+extern const SqlModule kAndroidSuspend;
 extern const SqlModule kAndroidUserList;
 extern const SqlModule kAndroidVersion;
 extern const SqlModule kCountersIntervals;
@@ -72,6 +73,7 @@ std::vector<const SqlModule*>& AllModules() {
       &stdlib_modules::kAndroidStartupStartupsMinsdk29,
       &stdlib_modules::kAndroidStartupStartupsMinsdk33,
       &stdlib_modules::kAndroidStartupTimeToDisplay,
+      &stdlib_modules::kAndroidSuspend,
       &stdlib_modules::kAndroidUserList,
       &stdlib_modules::kAndroidVersion,
       &stdlib_modules::kCountersIntervals,
