@@ -6,6 +6,7 @@ namespace tw::stdlib_modules {
 extern const SqlModule kAndroidBinder;
 const SqlModule kAndroidBinder = {"android.binder", R"sql(
 INCLUDE PERFETTO MODULE android.process_metadata;
+INCLUDE PERFETTO MODULE android.suspend;
 
 -- How many binder slices each process's threads have, per slice name.
 CREATE PERFETTO VIEW android_binder_metrics_by_process(
@@ -175,8 +176,8 @@ SELECT
 FROM _binder_async_txn AS b;
 
 -- Every binder transaction with both ends: one row per transaction (sync or oneway).
--- interface / method_name split an AIDL name "AIDL::java::IFoo::bar::server". Without
--- suspend/resume data the monotonic durations equal the wall durations.
+-- interface / method_name split an AIDL name "AIDL::java::IFoo::bar::server"; the monotonic
+-- durations leave out time the device was suspended.
 CREATE PERFETTO TABLE android_binder_txns(
   aidl_name STRING, interface STRING, method_name STRING, aidl_ts TIMESTAMP,
   aidl_dur DURATION, binder_txn_id JOINID(slice.id), client_process STRING,
@@ -205,8 +206,8 @@ SELECT
   b.binder_reply_id, b.server_process, b.server_thread, b.server_upid, b.server_utid,
   b.server_tid, b.server_pid, b.server_ts, b.server_dur, b.client_oom_score,
   b.server_oom_score, b.is_sync,
-  b.client_dur AS client_monotonic_dur,
-  b.server_dur AS server_monotonic_dur,
+  _extract_duration_without_suspend(b.client_ts, b.client_dur) AS client_monotonic_dur,
+  _extract_duration_without_suspend(b.server_ts, b.server_dur) AS server_monotonic_dur,
   cm.version_code AS client_package_version_code,
   sm.version_code AS server_package_version_code,
   cm.debuggable AS is_client_package_debuggable,

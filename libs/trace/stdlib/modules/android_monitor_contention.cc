@@ -6,6 +6,8 @@
 namespace tw::stdlib_modules {
 extern const SqlModule kAndroidMonitorContention;
 const SqlModule kAndroidMonitorContention = {"android.monitor_contention", R"sql(
+INCLUDE PERFETTO MODULE android.suspend;
+
 -- The slice names look like:
 --   monitor contention with owner <thread> (<tid>) at <ret> <blocking method>(<src>)
 --   waiters=<n> blocking from <ret> <blocked method>(<src>)
@@ -159,7 +161,7 @@ SELECT
   p.id,
   p.ts,
   p.dur,
-  p.dur AS monotonic_dur,
+  _extract_duration_without_suspend(p.ts, p.dur) AS monotonic_dur,
   p.track_id,
   t.is_main_thread AS is_blocked_thread_main,
   t.tid AS blocked_thread_tid,
