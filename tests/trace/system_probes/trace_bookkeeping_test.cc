@@ -202,6 +202,31 @@ TEST(TraceBookkeepingTest, CloneSnapshotTriggerWins) {
             (Grid{{"101000003"}}));
 }
 
+TEST(TraceBookkeepingTest, TriggersAreSlicesOnTheTraceTriggersTrack) {
+  proto::Writer trigger = Trigger("t1");
+  trigger.String(pf::trigger::kProducerName, "producer");
+  trigger.Int(pf::trigger::kTrustedProducerUid, 7);
+  proto::Writer chrome_named, chrome_hash_only;
+  chrome_named.String(1, "cr");  // ChromeTrigger.trigger_name
+  chrome_named.Fixed32(2, 42);   // ChromeTrigger.trigger_name_hash
+  chrome_hash_only.Fixed32(2, 43);
+  auto t = TraceBuilder()
+               .Add(tp::kTrigger, trigger, 100)
+               .Add(tp::kChromeTrigger, chrome_named, 200)
+               .Add(tp::kChromeTrigger, chrome_hash_only, 300)
+               .Load();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT s.ts, s.name, s.dur, t.name, "
+                     "EXTRACT_ARG(s.arg_set_id, 'producer_name'), "
+                     "EXTRACT_ARG(s.arg_set_id, 'trusted_producer_uid'), "
+                     "EXTRACT_ARG(s.arg_set_id, 'chrome_trigger.name_hash'), "
+                     "EXTRACT_ARG(s.arg_set_id, 'chrome_trigger.name') "
+                     "FROM slice s JOIN track t ON s.track_id = t.id ORDER BY s.ts"),
+            (Grid{{"100", "t1", "0", "Trace Triggers", "producer", "7", "NULL", "NULL"},
+                  {"200", "cr", "0", "Trace Triggers", "NULL", "NULL", "42", "cr"},
+                  {"300", "chrome_trigger", "0", "Trace Triggers", "NULL", "NULL", "43", "NULL"}}));
+}
+
 TEST(TraceBookkeepingTest, ChromeMetadataRows) {
   proto::Writer hash1, hash2;
   hash1.Varint(1, 123);

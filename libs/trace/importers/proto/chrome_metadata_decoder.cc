@@ -1,6 +1,8 @@
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "libs/trace/importers/proto/base64.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -18,6 +20,7 @@ namespace background_tracing_metadata {
 constexpr uint32_t kScenarioNameHash = 3;  // fixed32
 }  // namespace background_tracing_metadata
 namespace chrome_trigger {
+constexpr uint32_t kTriggerName = 1;      // string
 constexpr uint32_t kTriggerNameHash = 2;  // fixed32
 }  // namespace chrome_trigger
 
@@ -124,17 +127,32 @@ void ChromeMetadataDecoder::DecodeBenchmarkMetadata(const proto::Field& field) {
   }
 }
 
-void ChromeMetadataDecoder::DecodeChromeTrigger(const proto::Field& field) {
-  // trace_processor also adds a slice on the "Trace Triggers" track (name: trigger_name or
-  // "chrome_trigger") and ends the trigger's flow there; both need event kinds the event
-  // stream does not have yet.
+void ChromeMetadataDecoder::DecodeChromeTrigger(const PacketContext& packet,
+                                                const proto::Field& field) {
+  // Like a trace trigger, a Chrome trigger is a zero-duration slice on the global
+  // "Trace Triggers" track, named after the trigger (or "chrome_trigger"). trace_processor also
+  // ends the trigger's flow (flow_id) there; flows by id from this packet are not kept yet.
   uint32_t hash = 0;
+  std::optional<std::string_view> name;
   proto::Decoder d(field);
   proto::Field f;
   while (d.Next(&f)) {
+    if (f.id == chrome_trigger::kTriggerName) name = f.as_string();
     if (f.id == chrome_trigger::kTriggerNameHash) hash = f.as_uint32();
   }
   ctx_->storage->AppendMetadata("cr-triggered_rule_name_hash", static_cast<int64_t>(hash));
+  GlobalInstantData slice;
+  slice.track_name = ctx_->Intern("Trace Triggers");
+  slice.track_type = "triggers";
+  slice.name = ctx_->Intern(name ? *name : std::string_view("chrome_trigger"));
+  const StringId hash_key = ctx_->Intern("chrome_trigger.name_hash");
+  slice.args.push_back(Arg{hash_key, hash_key, ArgValue::Uint(hash)});
+  if (name) {
+    const StringId name_key = ctx_->Intern("chrome_trigger.name");
+    slice.args.push_back(Arg{name_key, name_key, ArgValue::String(slice.name)});
+  }
+  ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
+             Event::WithPayload(packet.ts, EventType::kGlobalInstant, std::move(slice)));
 }
 
 }  // namespace tw

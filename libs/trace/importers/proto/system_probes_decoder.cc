@@ -68,7 +68,7 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       if (message) chrome_.DecodeBenchmarkMetadata(field);
       return true;
     case tp::kChromeTrigger:
-      if (message) chrome_.DecodeChromeTrigger(field);
+      if (message) chrome_.DecodeChromeTrigger(packet, field);
       return true;
     case tp::kAndroidLog:
       if (message) android_.DecodeAndroidLog(packet, field);
