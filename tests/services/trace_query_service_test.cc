@@ -41,7 +41,9 @@ class TraceQueryServiceTest : public ::testing::Test {
     stub_.reset();
     channel_.reset();
     // Open channels would hold the server's graceful shutdown until its deadline.
-    if (server_) EXPECT_EQ(server_->Stop(), 0);  // clean shutdown on SIGTERM
+    if (server_) {
+      EXPECT_EQ(server_->Stop(), 0);  // clean shutdown on SIGTERM
+    }
     fs::remove_all(dir_);
   }
 
