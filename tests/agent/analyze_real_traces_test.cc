@@ -54,7 +54,9 @@ TEST_P(AnalyzeRealTracesTest, EveryScenePassesTheVerifierWithoutFailedSteps) {
     }
     EXPECT_TRUE(report.verified) << question;
     // A report that found nothing must say what it could not check.
-    if (report.findings.empty()) EXPECT_FALSE(report.limits.empty()) << question;
+    if (report.findings.empty()) {
+      EXPECT_FALSE(report.limits.empty()) << question;
+    }
     EXPECT_NE(RenderMarkdown(report).find("## Overview"), std::string::npos);
   }
   EXPECT_EQ(scenes.size(), 8u);  // every question reached its own scene
