@@ -16,6 +16,7 @@ namespace tw {
 // linker dropping unreferenced object files.
 namespace stdlib_modules {
 extern const SqlModule kAndroidAnrs;
+extern const SqlModule kAndroidBatteryStats;
 extern const SqlModule kAndroidBinder;
 extern const SqlModule kAndroidDvfs;
 extern const SqlModule kAndroidFramesJankType;
@@ -24,6 +25,7 @@ extern const SqlModule kAndroidFramesTimelineMaxsdk28;
 extern const SqlModule kAndroidGarbageCollection;
 extern const SqlModule kAndroidInput;
 extern const SqlModule kAndroidMonitorContention;
+extern const SqlModule kAndroidPackageLookup;
 extern const SqlModule kAndroidProcessMetadata;
 extern const SqlModule kAndroidSlices;
 extern const SqlModule kAndroidStartupStartupEvents;
@@ -57,6 +59,7 @@ namespace {
 std::vector<const SqlModule*>& AllModules() {
   static std::vector<const SqlModule*> modules = {
       &stdlib_modules::kAndroidAnrs,
+      &stdlib_modules::kAndroidBatteryStats,
       &stdlib_modules::kAndroidBinder,
       &stdlib_modules::kAndroidDvfs,
       &stdlib_modules::kAndroidFramesJankType,
@@ -65,6 +68,7 @@ std::vector<const SqlModule*>& AllModules() {
       &stdlib_modules::kAndroidGarbageCollection,
       &stdlib_modules::kAndroidInput,
       &stdlib_modules::kAndroidMonitorContention,
+      &stdlib_modules::kAndroidPackageLookup,
       &stdlib_modules::kAndroidProcessMetadata,
       &stdlib_modules::kAndroidSlices,
       &stdlib_modules::kAndroidStartupStartupEvents,
