@@ -14,31 +14,13 @@
 #include "absl/strings/str_format.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
+#include "tools/synth/rng.h"
+#include "tools/synth/trace_file.h"
 
 namespace tw::synth {
 namespace {
 
 using proto::Writer;
-
-// splitmix64: our own generator and distributions, so a seed gives the same trace everywhere
-// (std:: distributions are implementation-defined).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  uint32_t Below(uint32_t n) { return static_cast<uint32_t>(Uniform() * n); }
-  bool Chance(double p) { return Uniform() < p; }
-  double Exponential(double mean) { return -std::log(1.0 - Uniform()) * mean; }
-
- private:
-  uint64_t s_;
-};
 
 // ---- the system being simulated: processes, threads, their names ----
 
@@ -58,16 +40,6 @@ constexpr const char* kSliceNames[] = {
     "Choreographer#doFrame", "traversal", "measure", "layout", "draw", "RV Scroll",
     "inflate", "binder transaction", "dequeueBuffer", "queueBuffer", "Lock contention",
     "DrawFrame"};
-constexpr size_t kMaxComm = 15;  // TASK_COMM_LEN - 1
-
-// The kernel's comm of a process's main thread: the executable's basename, or for Android apps
-// (a package name) its last 15 characters.
-std::string MainComm(const std::string& cmdline) {
-  std::string base = cmdline.substr(cmdline.rfind('/') + 1);
-  if (cmdline[0] == '/') return base.substr(0, kMaxComm);
-  return base.size() > kMaxComm ? base.substr(base.size() - kMaxComm) : base;
-}
-
 struct SimThread {
   int32_t tid = 0;
   int32_t tgid = 0;
@@ -102,91 +74,11 @@ double SolveBaseSleep(const std::vector<double>& weights, double slice, double l
   return hi;
 }
 
-// ---- the output file: a Trace is `repeated TracePacket packet = 1`, so packets just append ----
-
-class TraceFile {
- public:
-  ~TraceFile() {
-    if (f_) std::fclose(f_);
-  }
-  absl::Status Open(const std::string& path) {
-    f_ = std::fopen(path.c_str(), "wb");
-    if (!f_) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot create ", path, ": ", std::strerror(errno)));
-    }
-    std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
-    path_ = path;
-    return absl::OkStatus();
-  }
-  void Write(const Writer& packet) {
-    head_.Clear();
-    head_.RawVarint((uint64_t{pf::trace::kPacket} << 3) | 2);
-    head_.RawVarint(packet.size());
-    std::fwrite(head_.data().data(), 1, head_.size(), f_);
-    std::fwrite(packet.data().data(), 1, packet.size(), f_);
-    bytes_ += static_cast<int64_t>(head_.size() + packet.size());
-    ++packets_;
-  }
-  absl::Status Close() {
-    const bool failed = std::ferror(f_) != 0;
-    const bool close_failed = std::fclose(f_) != 0;
-    f_ = nullptr;
-    if (failed || close_failed) return absl::DataLossError(absl::StrCat("cannot write ", path_));
-    return absl::OkStatus();
-  }
-  int64_t bytes() const { return bytes_; }
-  int64_t packets() const { return packets_; }
-
- private:
-  FILE* f_ = nullptr;
-  std::string path_;
-  Writer head_;
-  int64_t bytes_ = 0;
-  int64_t packets_ = 0;
-};
-
-// ---- per-cpu bundle encoding ----
-
-// What one CPU has written since its last bundle: plain FtraceEvents already serialised, or
-// compact_sched columns (which interleave into one bundle with any other plain events).
-struct CpuBundle {
-  Writer events;  // repeated FtraceEvent (field 2) of FtraceEventBundle
-  uint32_t count = 0;
-  std::vector<uint64_t> sw_ts, sw_state, sw_pid, sw_prio, sw_comm;
-  std::vector<uint64_t> wk_ts, wk_pid, wk_cpu, wk_prio, wk_comm, wk_flags;
-  int64_t last_sw_ts = 0, last_wk_ts = 0;
-  std::vector<uint32_t> intern_index;  // comm -> 1 + index in this bundle's table; 0 absent
-  std::vector<uint32_t> interned;      // comms in table order
-
-  uint32_t Intern(uint32_t comm) {
-    if (comm >= intern_index.size()) intern_index.resize(comm + 1, 0);
-    if (!intern_index[comm]) {
-      interned.push_back(comm);
-      intern_index[comm] = static_cast<uint32_t>(interned.size());
-    }
-    return intern_index[comm] - 1;
-  }
-  void Reset() {
-    events.Clear();
-    count = 0;
-    for (auto* v : {&sw_ts, &sw_state, &sw_pid, &sw_prio, &sw_comm, &wk_ts, &wk_pid, &wk_cpu,
-                    &wk_prio, &wk_comm, &wk_flags}) {
-      v->clear();
-    }
-    for (uint32_t c : interned) intern_index[c] = 0;
-    interned.clear();
-  }
-};
-
-// The kernel's common_flags bits that matter to thread_state.irq_context.
-constexpr uint32_t kFlagIrqsOff = 0x01;
-constexpr uint32_t kFlagHardirq = 0x08;
-
 class Generator {
  public:
   Generator(const SchedTraceOptions& o, TraceFile* file, SchedTraceSummary* summary)
-      : o_(o), file_(file), sum_(summary), rng_(o.seed), cpus_(o.cpus), bundles_(o.cpus) {
+      : o_(o), file_(file), sum_(summary), rng_(o.seed), cpus_(o.cpus),
+        bundles_(o.cpus, o.encoding, o.bundle_events, &comms_, file) {
     preempt_bit_ = PreemptBit(o.kernel_release);
     sum_->switches_per_cpu.assign(o.cpus, 0);
   }
@@ -213,7 +105,7 @@ class Generator {
       if (cpus_[c].print_open) PrintEnd(c, end);
       if (cpus_[c].current >= 0) SwitchTo(c, end, /*prev_state=*/1, -1);
     }
-    for (uint32_t c = 0; c < o_.cpus; ++c) Flush(c);
+    bundles_.FlushAll();
   }
 
  private:
@@ -292,7 +184,7 @@ class Generator {
         t.tgid = proc.pid;
         std::string name;
         if (k == 0) {
-          name = MainComm(proc.cmdline);
+          name = MainThreadComm(proc.cmdline);
         } else if (k - 1 < std::size(kThreadNames)) {
           name = kThreadNames[k - 1];
           if (name.find("%d") != std::string::npos) {
@@ -301,7 +193,7 @@ class Generator {
         } else {
           name = absl::StrFormat("Thread-%d", k);
         }
-        t.comm = AddComm(name.substr(0, kMaxComm));
+        t.comm = AddComm(name.substr(0, 15));  // TASK_COMM_LEN - 1
         if (proc.cmdline == "/system/bin/surfaceflinger" && k == 0) {
           t.prio = 98;  // SCHED_FIFO
         } else if ((k == 0 && proc.uid >= 10000) || name == "RenderThread") {
@@ -558,56 +450,22 @@ class Generator {
     return thread < 0 ? swapper_comm_[c] : threads_[thread].comm;
   }
 
+  SchedSide Side(uint32_t c, int32_t thread) const {
+    return SchedSide{Pid(thread), Prio(thread), Comm(c, thread)};
+  }
+
   void EmitSwitch(uint32_t c, int64_t ts, int32_t prev, uint32_t prev_state, int32_t next) {
     ++sum_->sched_switch;
     ++sum_->switches_per_cpu[c];
-    CpuBundle& b = bundles_[c];
-    if (o_.encoding == SchedEncoding::kCompact) {
-      b.sw_ts.push_back(static_cast<uint64_t>(ts - b.last_sw_ts));
-      b.last_sw_ts = ts;
-      b.sw_state.push_back(prev_state);
-      b.sw_pid.push_back(static_cast<uint64_t>(Pid(next)));
-      b.sw_prio.push_back(static_cast<uint64_t>(Prio(next)));
-      b.sw_comm.push_back(b.Intern(Comm(c, next)));
-    } else {
-      namespace ss = pf::sched_switch_ftrace_event;
-      payload_.Clear();
-      payload_.String(ss::kPrevComm, comms_[Comm(c, prev)]);
-      payload_.Varint(ss::kPrevPid, static_cast<uint64_t>(Pid(prev)));
-      payload_.Varint(ss::kPrevPrio, static_cast<uint64_t>(Prio(prev)));
-      payload_.Varint(ss::kPrevState, prev_state);
-      payload_.String(ss::kNextComm, comms_[Comm(c, next)]);
-      payload_.Varint(ss::kNextPid, static_cast<uint64_t>(Pid(next)));
-      payload_.Varint(ss::kNextPrio, static_cast<uint64_t>(Prio(next)));
-      AddPlainEvent(c, ts, Pid(prev), std::nullopt, pf::ftrace_event::kSchedSwitch);
-    }
-    Counted(c);
+    bundles_.Switch(c, ts, Side(c, prev), prev_state, Side(c, next));
   }
 
   void EmitWaking(uint32_t c, int64_t ts, int32_t waker, const SimThread& wakee,
                   uint32_t target) {
     ++sum_->sched_waking;
     const uint32_t flags = waker < 0 ? (kFlagIrqsOff | kFlagHardirq) : kFlagIrqsOff;
-    CpuBundle& b = bundles_[c];
-    if (o_.encoding == SchedEncoding::kCompact) {
-      b.wk_ts.push_back(static_cast<uint64_t>(ts - b.last_wk_ts));
-      b.last_wk_ts = ts;
-      b.wk_pid.push_back(static_cast<uint64_t>(wakee.tid));
-      b.wk_cpu.push_back(target);
-      b.wk_prio.push_back(static_cast<uint64_t>(wakee.prio));
-      b.wk_comm.push_back(b.Intern(wakee.comm));
-      b.wk_flags.push_back(flags);
-    } else {
-      namespace sw = pf::sched_waking_ftrace_event;
-      payload_.Clear();
-      payload_.String(sw::kComm, comms_[wakee.comm]);
-      payload_.Varint(sw::kPid, static_cast<uint64_t>(wakee.tid));
-      payload_.Varint(sw::kPrio, static_cast<uint64_t>(wakee.prio));
-      payload_.Varint(sw::kSuccess, 1);
-      payload_.Varint(sw::kTargetCpu, target);
-      AddPlainEvent(c, ts, Pid(waker), flags, pf::ftrace_event::kSchedWaking);
-    }
-    Counted(c);
+    bundles_.Waking(c, ts, Pid(waker), flags, SchedSide{wakee.tid, wakee.prio, wakee.comm},
+                    target);
   }
 
   void EmitPrint(uint32_t c, int64_t ts, int32_t tid, const std::string& text) {
@@ -615,65 +473,7 @@ class Generator {
     payload_.Clear();
     payload_.Varint(pf::print_ftrace_event::kIp, 0xffffffc0101a2b3cull);  // tracing_mark_write
     payload_.String(pf::print_ftrace_event::kBuf, text);
-    AddPlainEvent(c, ts, tid, std::nullopt, pf::ftrace_event::kPrint);
-    Counted(c);
-  }
-
-  // Wraps payload_ in an FtraceEvent and appends it to the cpu's bundle.
-  void AddPlainEvent(uint32_t c, int64_t ts, int32_t pid, std::optional<uint32_t> flags,
-                     uint32_t event_field) {
-    event_.Clear();
-    event_.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-    event_.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(pid));
-    if (flags) event_.Varint(pf::ftrace_event::kCommonFlags, *flags);
-    event_.Message(event_field, payload_);
-    bundles_[c].events.Message(pf::ftrace_event_bundle::kEvent, event_);
-  }
-
-  void Counted(uint32_t c) {
-    if (++bundles_[c].count >= o_.bundle_events) Flush(c);
-  }
-
-  void Flush(uint32_t c) {
-    namespace fb = pf::ftrace_event_bundle;
-    CpuBundle& b = bundles_[c];
-    if (b.count == 0) return;
-    // FtraceEventBundle: cpu, the plain events (already framed as field 2), compact_sched.
-    Writer head;
-    head.Varint(fb::kCpu, c);
-    std::string body = head.Take();
-    body += b.events.data();
-    if (!b.sw_ts.empty() || !b.wk_ts.empty()) {
-      namespace cs = pf::compact_sched;
-      Writer compact;
-      for (uint32_t comm : b.interned) compact.String(cs::kInternTable, comms_[comm]);
-      if (!b.sw_ts.empty()) {
-        compact.Packed(cs::kSwitchTimestamp, b.sw_ts);
-        compact.Packed(cs::kSwitchPrevState, b.sw_state);
-        compact.Packed(cs::kSwitchNextPid, b.sw_pid);
-        compact.Packed(cs::kSwitchNextPrio, b.sw_prio);
-        compact.Packed(cs::kSwitchNextCommIndex, b.sw_comm);
-      }
-      if (!b.wk_ts.empty()) {
-        compact.Packed(cs::kWakingTimestamp, b.wk_ts);
-        compact.Packed(cs::kWakingPid, b.wk_pid);
-        compact.Packed(cs::kWakingTargetCpu, b.wk_cpu);
-        compact.Packed(cs::kWakingPrio, b.wk_prio);
-        compact.Packed(cs::kWakingCommIndex, b.wk_comm);
-        compact.Packed(cs::kWakingCommonFlags, b.wk_flags);
-      }
-      Writer tail;
-      tail.Message(fb::kCompactSched, compact);
-      body += tail.data();
-    }
-    namespace tp = pf::trace_packet;
-    Writer packet;
-    packet.Bytes(tp::kFtraceEvents, body);
-    packet.Varint(tp::kTrustedPacketSequenceId, 2 + c);  // one writer per cpu, as traced_probes
-    file_->Write(packet);
-    b.Reset();
-    // compact_sched timestamps restart from absolute in every bundle.
-    b.last_sw_ts = b.last_wk_ts = 0;
+    bundles_.Plain(c, ts, tid, std::nullopt, pf::ftrace_event::kPrint, payload_);
   }
 
   const SchedTraceOptions& o_;
@@ -686,11 +486,11 @@ class Generator {
   std::vector<std::string> comms_;
   std::vector<uint32_t> swapper_comm_;  // by cpu
   std::vector<SimCpu> cpus_;
-  std::vector<CpuBundle> bundles_;
+  FtraceCpuBundles bundles_;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   uint64_t next_order_ = 0;
   int64_t last_ts_ = 0;
-  Writer payload_, event_;
+  Writer payload_;
 };
 
 absl::Status Validate(const SchedTraceOptions& o) {

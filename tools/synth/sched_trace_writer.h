@@ -13,10 +13,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tools/synth/ftrace_cpu_bundles.h"
 
 namespace tw::synth {
-
-enum class SchedEncoding { kPlain, kCompact };
 
 struct SchedTraceOptions {
   uint32_t cpus = 8;
