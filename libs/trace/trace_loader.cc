@@ -46,6 +46,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kJsonEvent: return "json_event";
     case EventType::kGlobalInstant: return "global_instant";
     case EventType::kFrameTimeline: return "frame_timeline";
+    case EventType::kAndroidInputEvent: return "android_input_event";
   }
   return "unknown";
 }

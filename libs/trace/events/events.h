@@ -40,6 +40,7 @@ enum class EventType : uint8_t {
   kJsonEvent,        // a Chrome JSON trace event (JsonEventData)
   kGlobalInstant,    // a zero-duration slice on a named global track (GlobalInstantData)
   kFrameTimeline,    // an Android FrameTimelineEvent start or end (FrameTimelineData)
+  kAndroidInputEvent,  // an InputDispatcher motion/key event or window dispatch
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -350,6 +351,23 @@ struct FrameTimelineData {
   std::vector<Arg> args;
 };
 
+// One AndroidInputEvent (android.input.inputevent data source): a motion or key event as
+// InputDispatcher processed it, or its dispatch to one window. `args` is the whole message
+// flattened as trace_processor's proto-to-args does ("pointer[0].axis_value[1].value").
+struct AndroidInputEventData {
+  enum class Kind : uint8_t { kMotion, kKey, kWindowDispatch };
+  Kind kind = Kind::kMotion;
+  int64_t event_id = 0;
+  int64_t source = 0;      // motion/key
+  int64_t action = 0;      // motion/key
+  int64_t device_id = 0;   // motion/key
+  int64_t display_id = 0;  // motion/key
+  int64_t key_code = 0;    // key
+  int64_t vsync_id = 0;    // window dispatch
+  int64_t window_id = 0;   // window dispatch
+  std::vector<Arg> args;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -399,6 +417,7 @@ struct Event {
       case EventType::kJsonEvent:
       case EventType::kGlobalInstant:
       case EventType::kFrameTimeline:
+      case EventType::kAndroidInputEvent:
         return true;
       default:
         return false;

@@ -414,4 +414,41 @@ class PackageListTable : public Table {
   }
 };
 
+// Motion events InputDispatcher processed (android.input.inputevent), one row per event.
+class AndroidMotionEventsTable : public Table {
+ public:
+  AndroidMotionEventsTable() : Table("android_motion_events") {}
+  IntColumn<int64_t> event_id{this, "event_id"};
+  IntColumn<int64_t> ts{this, "ts"};
+  IntColumn<uint32_t> arg_set_id{this, "arg_set_id", true};
+  IntColumn<int64_t> source{this, "source"};
+  IntColumn<int64_t> action{this, "action"};
+  IntColumn<int64_t> device_id{this, "device_id"};
+  IntColumn<int64_t> display_id{this, "display_id"};
+};
+
+// Key events InputDispatcher processed (android.input.inputevent), one row per event.
+class AndroidKeyEventsTable : public Table {
+ public:
+  AndroidKeyEventsTable() : Table("android_key_events") {}
+  IntColumn<int64_t> event_id{this, "event_id"};
+  IntColumn<int64_t> ts{this, "ts"};
+  IntColumn<uint32_t> arg_set_id{this, "arg_set_id", true};
+  IntColumn<int64_t> source{this, "source"};
+  IntColumn<int64_t> action{this, "action"};
+  IntColumn<int64_t> device_id{this, "device_id"};
+  IntColumn<int64_t> display_id{this, "display_id"};
+  IntColumn<int64_t> key_code{this, "key_code"};
+};
+
+// One row per input event dispatched to a window (android.input.inputevent).
+class AndroidInputEventDispatchTable : public Table {
+ public:
+  AndroidInputEventDispatchTable() : Table("android_input_event_dispatch") {}
+  IntColumn<int64_t> event_id{this, "event_id"};
+  IntColumn<uint32_t> arg_set_id{this, "arg_set_id", true};
+  IntColumn<int64_t> vsync_id{this, "vsync_id"};
+  IntColumn<int64_t> window_id{this, "window_id"};
+};
+
 }  // namespace tw

@@ -126,7 +126,8 @@ std::vector<Table*> TraceStorage::AllTables() {
   return {&process, &thread,  &cpu,      &cpu_freq,     &sched_slice,    &thread_state,
           &track,   &slice,   &counter,  &state,        &flow,           &args,
           &ftrace_event, &logs, &metadata, &stats, &clock_snapshot, &machine,
-          &package_list};
+          &package_list, &android_motion_events, &android_key_events,
+          &android_input_event_dispatch};
 }
 
 size_t TraceStorage::memory_bytes() const {

@@ -72,6 +72,9 @@ class TraceStorage {
   ClockSnapshotTable clock_snapshot;
   MachineTable machine;
   PackageListTable package_list;
+  AndroidMotionEventsTable android_motion_events;
+  AndroidKeyEventsTable android_key_events;
+  AndroidInputEventDispatchTable android_input_event_dispatch;
 
   // Every table, for registration with SQLite.
   std::vector<Table*> AllTables();

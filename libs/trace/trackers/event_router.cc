@@ -9,6 +9,7 @@ EventRouter::EventRouter(TraceContext* context)
     : ctx_(context),
       storage_(context->storage),
       frame_timeline_(context),
+      input_events_(context),
       binder_(context),
       clock_rates_(context),
       suspend_resume_(context),
@@ -50,6 +51,9 @@ void EventRouter::Route(Event& e) {
       break;
     }
     case EventType::kFrameTimeline: frame_timeline_.OnEvent(e.ts, e.As<FrameTimelineData>()); break;
+    case EventType::kAndroidInputEvent:
+      input_events_.OnEvent(e.ts, e.As<AndroidInputEventData>());
+      break;
     case EventType::kIrqEnter:
     case EventType::kIrqExit:
     case EventType::kSoftIrqEnter:

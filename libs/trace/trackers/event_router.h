@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
+#include "libs/trace/trackers/android_input_tracker.h"
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
@@ -38,6 +39,7 @@ class EventRouter {
   TraceContext* ctx_;
   TraceStorage* storage_;
   FrameTimelineTracker frame_timeline_;
+  AndroidInputTracker input_events_;
   BinderTracker binder_;
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;

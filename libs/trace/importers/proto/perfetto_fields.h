@@ -94,6 +94,7 @@ inline constexpr uint32_t kChromeTrigger = 109;                 // ChromeTrigger
 inline constexpr uint32_t kPixelModemEvents = 110;              // PixelModemEvents
 inline constexpr uint32_t kPixelModemTokenDatabase = 111;       // PixelModemTokenDatabase
 inline constexpr uint32_t kCloneSnapshotTrigger = 113;          // Trigger
+inline constexpr uint32_t kWinscopeExtensions = 112;            // WinscopeExtensions
 inline constexpr uint32_t kKernelWakelockData = 115;            // KernelWakelockData
 inline constexpr uint32_t kGenericKernelTaskStateEvent = 117;   // GenericKernelTaskStateEvent
 inline constexpr uint32_t kGenericKernelCpuFreqEvent = 118;     // GenericKernelCpuFrequencyEvent
@@ -1603,5 +1604,79 @@ inline constexpr int32_t kDisplayNotOn = 8192;
 inline constexpr int32_t kDisplayModeChangeInProgress = 16384;
 inline constexpr int32_t kDisplayPowerModeChangeInProgress = 32768;
 }  // namespace frame_timeline_jank
+
+// WinscopeExtensions (protos/third_party/android/.../frameworks_native_winscope.proto): the
+// extension fields grouped under TracePacket field 112.
+namespace winscope_extensions {
+inline constexpr uint32_t kAndroidInputEvent = 5;  // AndroidInputEvent
+}  // namespace winscope_extensions
+
+// AndroidInputEvent (.../winscope/android_input_event.proto): a oneof of these.
+namespace android_input_event {
+inline constexpr uint32_t kDispatcherMotionEvent = 1;                   // AndroidMotionEvent
+inline constexpr uint32_t kDispatcherMotionEventRedacted = 2;           // AndroidMotionEvent
+inline constexpr uint32_t kDispatcherKeyEvent = 3;                      // AndroidKeyEvent
+inline constexpr uint32_t kDispatcherKeyEventRedacted = 4;              // AndroidKeyEvent
+inline constexpr uint32_t kDispatcherWindowDispatchEvent = 5;           // AndroidWindowInputDispatchEvent
+inline constexpr uint32_t kDispatcherWindowDispatchEventRedacted = 6;   // AndroidWindowInputDispatchEvent
+}  // namespace android_input_event
+namespace android_motion_event {
+inline constexpr uint32_t kEventId = 1;           // fixed32
+inline constexpr uint32_t kEventTimeNanos = 2;    // int64
+inline constexpr uint32_t kSource = 3;            // uint32
+inline constexpr uint32_t kAction = 4;            // int32
+inline constexpr uint32_t kDeviceId = 5;          // int32
+inline constexpr uint32_t kDisplayId = 6;         // sint32
+inline constexpr uint32_t kClassification = 7;    // int32
+inline constexpr uint32_t kFlags = 8;             // uint32
+inline constexpr uint32_t kPointer = 9;           // repeated Pointer
+inline constexpr uint32_t kOriginalEventId = 16;  // repeated fixed32, packed
+inline constexpr uint32_t kDownTimeNanos = 17;    // int64
+inline constexpr uint32_t kCursorPositionX = 18;  // float
+inline constexpr uint32_t kCursorPositionY = 19;  // float
+inline constexpr uint32_t kActionButton = 20;     // int32
+inline constexpr uint32_t kButtonState = 21;      // uint32
+inline constexpr uint32_t kMetaState = 22;        // uint32
+inline constexpr uint32_t kPolicyFlags = 23;      // uint32
+inline constexpr uint32_t kPrecisionX = 24;       // float
+inline constexpr uint32_t kPrecisionY = 25;       // float
+}  // namespace android_motion_event
+namespace android_motion_event_pointer {
+inline constexpr uint32_t kAxisValue = 1;  // repeated AxisValue
+inline constexpr uint32_t kPointerId = 2;  // int32
+inline constexpr uint32_t kToolType = 3;   // int32
+}  // namespace android_motion_event_pointer
+namespace android_motion_event_axis_value {
+inline constexpr uint32_t kAxis = 1;   // int32
+inline constexpr uint32_t kValue = 2;  // float
+}  // namespace android_motion_event_axis_value
+namespace android_key_event {
+inline constexpr uint32_t kEventId = 1;         // fixed32
+inline constexpr uint32_t kEventTimeNanos = 2;  // int64
+inline constexpr uint32_t kDownTimeNanos = 3;   // int64
+inline constexpr uint32_t kSource = 4;          // uint32
+inline constexpr uint32_t kAction = 5;          // int32
+inline constexpr uint32_t kDeviceId = 6;        // int32
+inline constexpr uint32_t kDisplayId = 7;       // sint32
+inline constexpr uint32_t kKeyCode = 8;         // int32
+inline constexpr uint32_t kScanCode = 9;        // uint32
+inline constexpr uint32_t kMetaState = 10;      // uint32
+inline constexpr uint32_t kRepeatCount = 11;    // int32
+inline constexpr uint32_t kFlags = 12;          // uint32
+inline constexpr uint32_t kPolicyFlags = 13;    // uint32
+}  // namespace android_key_event
+namespace android_window_input_dispatch_event {
+inline constexpr uint32_t kEventId = 1;            // fixed32
+inline constexpr uint32_t kVsyncId = 2;            // int64
+inline constexpr uint32_t kWindowId = 3;           // int32
+inline constexpr uint32_t kDispatchedPointer = 4;  // repeated DispatchedPointer
+inline constexpr uint32_t kResolvedFlags = 5;      // uint32
+}  // namespace android_window_input_dispatch_event
+namespace android_window_input_dispatch_event_pointer {
+inline constexpr uint32_t kPointerId = 1;          // int32
+inline constexpr uint32_t kXInDisplay = 2;         // float
+inline constexpr uint32_t kYInDisplay = 3;         // float
+inline constexpr uint32_t kAxisValueInWindow = 4;  // repeated AndroidMotionEvent.Pointer.AxisValue
+}  // namespace android_window_input_dispatch_event_pointer
 
 }  // namespace tw::pf

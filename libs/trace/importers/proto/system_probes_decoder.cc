@@ -18,7 +18,8 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       session_(ctx),
       chrome_(ctx),
       android_(ctx),
-      frame_timeline_(ctx) {}
+      frame_timeline_(ctx),
+      input_events_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
   // Every kind handled here is a nested message; anything else is malformed for its field.
@@ -81,6 +82,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kFrameTimelineEvent:
       if (message) frame_timeline_.Decode(packet, field);
+      return true;
+    case tp::kWinscopeExtensions:
+      if (message) input_events_.DecodeWinscopeExtensions(packet, field);
       return true;
     default:
       return false;

@@ -2,13 +2,15 @@
 // Decodes the packets of system probes and trace bookkeeping: process_stats and sys_stats
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, android logs,
-// initial display state, packages list, frame timeline events, Chrome metadata. Timed data becomes events; descriptive
+// initial display state, packages list, frame timeline events, Android input events (winscope
+// extensions), Chrome metadata. Timed data becomes events; descriptive
 // data becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine,
 // package_list). Each packet kind has its own decoder; this class routes to them and holds the
 // state they share.
 
 #include <cstdint>
 
+#include "libs/trace/importers/proto/android_input_event_decoder.h"
 #include "libs/trace/importers/proto/android_probes_decoder.h"
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
 #include "libs/trace/importers/proto/cpu_info_decoder.h"
@@ -57,6 +59,7 @@ class SystemProbesDecoder {
   ChromeMetadataDecoder chrome_;
   AndroidProbesDecoder android_;
   FrameTimelineDecoder frame_timeline_;
+  AndroidInputEventDecoder input_events_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
 

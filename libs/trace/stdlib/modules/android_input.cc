@@ -231,5 +231,31 @@ LEFT JOIN _first_non_dropped_frame_after_input AS frame ON frame.event_seq = dis
 LEFT JOIN _event_seq_to_input_event_id AS seq_map
   ON seq_map.event_seq = dispatch.event_seq AND seq_map.event_channel = dispatch.event_channel
 LEFT JOIN _input_read_time AS rt ON rt.input_event_id = seq_map.input_event_id;
+
+-- Key events InputDispatcher processed (android.input.inputevent data source); arg_set_id
+-- holds the whole AndroidKeyEvent.
+CREATE PERFETTO VIEW android_key_events(
+  id LONG, event_id LONG, ts TIMESTAMP, arg_set_id ARGSETID, source LONG, action LONG,
+  device_id LONG, display_id LONG, key_code LONG
+) AS
+SELECT id, event_id, ts, arg_set_id, source, action, device_id, display_id, key_code
+FROM __intrinsic_android_key_events;
+
+-- Motion events InputDispatcher processed (android.input.inputevent data source); arg_set_id
+-- holds the whole AndroidMotionEvent.
+CREATE PERFETTO VIEW android_motion_events(
+  id LONG, event_id LONG, ts TIMESTAMP, arg_set_id ARGSETID, source LONG, action LONG,
+  device_id LONG, display_id LONG
+) AS
+SELECT id, event_id, ts, arg_set_id, source, action, device_id, display_id
+FROM __intrinsic_android_motion_events;
+
+-- Each input event's dispatch to a window: the vsync whose window state decided it and the
+-- receiving window; arg_set_id holds the whole AndroidWindowInputDispatchEvent.
+CREATE PERFETTO VIEW android_input_event_dispatch(
+  id LONG, event_id LONG, arg_set_id ARGSETID, vsync_id LONG, window_id LONG
+) AS
+SELECT id, event_id, arg_set_id, vsync_id, window_id
+FROM __intrinsic_android_input_event_dispatch;
 )sql"};
 }  // namespace tw::stdlib_modules
