@@ -1,0 +1,75 @@
+#pragma once
+// What a tracegen scenario injected and what the simulation then produced: the facts an
+// analysis of the trace must find, written next to the trace as `<trace>.truth.json`.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tw::tracegen {
+
+struct JankyFrame {
+  int64_t surface_token = 0;  // the app's vsync id: actual_frame_timeline_slice.name
+  int64_t display_token = 0;  // SurfaceFlinger's display frame that presented it
+  int64_t ts = 0;             // doFrame start
+  int64_t dur = 0;            // to queueBuffer
+  std::string jank_type;      // as trace_processor names it ("App Deadline Missed", ...)
+  std::string cause;          // injected cause ("binder", "gpu_wait", ...), "none" if none
+};
+
+struct InjectedBinder {
+  int32_t client_tid = 0, client_pid = 0, server_tid = 0, server_pid = 0;
+  std::string client_thread, server_process, aidl;
+  int64_t ts = 0, dur = 0;
+};
+
+struct GroundTruth {
+  std::string scenario;
+  uint64_t seed = 0;
+  double duration_s = 0;
+  int fps = 0;
+  double severity = 0;
+  bool compact_sched = true;
+  int64_t trace_start_ns = 0, trace_end_ns = 0;
+
+  std::string app_package;
+  int32_t app_pid = 0, app_main_tid = 0, app_render_tid = 0, system_server_pid = 0,
+          surfaceflinger_pid = 0;
+
+  int64_t frames_total = 0;   // app surface frames in the frame timeline
+  int64_t frames_janky = 0;   // of which jank_type != None
+  int64_t frames_app_deadline_missed = 0;
+  std::vector<JankyFrame> janky_frames;
+  std::vector<int64_t> injected_frame_tokens;  // frames an injection targeted
+
+  std::vector<InjectedBinder> injected_binder;
+  int64_t binder_transactions_total = 0;
+
+  // Startup.
+  std::string startup_type;  // cold / warm / hot, empty when none
+  int64_t startup_ts = 0, startup_dur = 0;
+  int64_t startup_main_thread_d_state_ns = 0;  // slow I/O variant
+
+  // Garbage collection / lock contention / CPU contention / thermal.
+  int64_t gc_events = 0;
+  int64_t monitor_contentions = 0;
+  int64_t main_thread_runnable_ns = 0;  // during injected contention windows
+  int64_t thermal_cap_ts = 0;
+  uint32_t thermal_cap_khz = 0;
+  std::vector<uint32_t> thermal_capped_cpus;
+
+  // ANR.
+  std::string anr_type;
+  int64_t anr_ts = 0;
+  std::vector<std::string> anr_blocking_chain;  // "main thread (tid) waits on lock X", ...
+  int32_t anr_blocking_tid = 0;
+
+  // Generation facts.
+  int64_t bytes = 0;
+  int64_t ftrace_events = 0;
+  int64_t sched_events = 0;
+
+  std::string ToJson() const;
+};
+
+}  // namespace tw::tracegen

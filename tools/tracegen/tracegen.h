@@ -1,0 +1,35 @@
+#pragma once
+// tracegen: realistic synthetic Android Perfetto traces with known ground truth. Each scenario
+// simulates a device (android_world.h, simulator.h) with a problem injected on purpose and
+// writes the trace plus `<trace>.truth.json` (ground_truth.h) stating what was injected and
+// what the simulation produced. The same options and seed give the same bytes.
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/tracegen/ground_truth.h"
+
+namespace tw::tracegen {
+
+struct TracegenOptions {
+  std::string scenario;
+  uint64_t seed = 1;
+  double duration_s = 0;  // 0: the scenario's default
+  int fps = 60;           // 60, 90 or 120
+  double severity = 1.0;  // scales injected delays (1.0: every injected frame is janky)
+  bool compact_sched = true;
+};
+
+struct ScenarioInfo {
+  const char* name;
+  const char* description;
+  double default_duration_s;
+};
+
+const std::vector<ScenarioInfo>& Scenarios();
+
+// Writes the trace to `path` and the manifest to `path + ".truth.json"`.
+absl::StatusOr<GroundTruth> GenerateTrace(const TracegenOptions& options, const std::string& path);
+
+}  // namespace tw::tracegen
