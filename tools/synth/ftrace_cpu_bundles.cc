@@ -104,41 +104,48 @@ void FtraceCpuBundles::Counted(uint32_t cpu) {
 
 void FtraceCpuBundles::Flush(uint32_t cpu) {
   namespace fb = pf::ftrace_event_bundle;
+  namespace tp = pf::trace_packet;
   Bundle& b = bundles_[cpu];
   if (b.count == 0) return;
   // FtraceEventBundle: cpu, the plain events (already framed as field 2), compact_sched.
-  Writer head;
-  head.Varint(fb::kCpu, cpu);
-  std::string body = head.Take();
-  body += b.events.data();
+  tail_.Clear();
   if (!b.sw_ts.empty() || !b.wk_ts.empty()) {
     namespace cs = pf::compact_sched;
-    Writer compact;
-    for (uint32_t comm : b.interned) compact.String(cs::kInternTable, (*comms_)[comm]);
+    compact_.Clear();
+    for (uint32_t comm : b.interned) compact_.String(cs::kInternTable, (*comms_)[comm]);
+    auto packed = [&](uint32_t field, const std::vector<uint64_t>& values) {
+      packed_.Clear();
+      for (uint64_t v : values) packed_.RawVarint(v);
+      compact_.Bytes(field, packed_.data());
+    };
     if (!b.sw_ts.empty()) {
-      compact.Packed(cs::kSwitchTimestamp, b.sw_ts);
-      compact.Packed(cs::kSwitchPrevState, b.sw_state);
-      compact.Packed(cs::kSwitchNextPid, b.sw_pid);
-      compact.Packed(cs::kSwitchNextPrio, b.sw_prio);
-      compact.Packed(cs::kSwitchNextCommIndex, b.sw_comm);
+      packed(cs::kSwitchTimestamp, b.sw_ts);
+      packed(cs::kSwitchPrevState, b.sw_state);
+      packed(cs::kSwitchNextPid, b.sw_pid);
+      packed(cs::kSwitchNextPrio, b.sw_prio);
+      packed(cs::kSwitchNextCommIndex, b.sw_comm);
     }
     if (!b.wk_ts.empty()) {
-      compact.Packed(cs::kWakingTimestamp, b.wk_ts);
-      compact.Packed(cs::kWakingPid, b.wk_pid);
-      compact.Packed(cs::kWakingTargetCpu, b.wk_cpu);
-      compact.Packed(cs::kWakingPrio, b.wk_prio);
-      compact.Packed(cs::kWakingCommIndex, b.wk_comm);
-      compact.Packed(cs::kWakingCommonFlags, b.wk_flags);
+      packed(cs::kWakingTimestamp, b.wk_ts);
+      packed(cs::kWakingPid, b.wk_pid);
+      packed(cs::kWakingTargetCpu, b.wk_cpu);
+      packed(cs::kWakingPrio, b.wk_prio);
+      packed(cs::kWakingCommIndex, b.wk_comm);
+      packed(cs::kWakingCommonFlags, b.wk_flags);
     }
-    Writer tail;
-    tail.Message(fb::kCompactSched, compact);
-    body += tail.data();
+    tail_.Message(fb::kCompactSched, compact_);
   }
-  namespace tp = pf::trace_packet;
-  Writer packet;
-  packet.Bytes(tp::kFtraceEvents, body);
-  packet.Varint(tp::kTrustedPacketSequenceId, first_sequence_id_ + cpu);
-  file_->Write(packet);
+  // TracePacket: ftrace_events (the bundle), then the writer's sequence id (one per cpu, as
+  // traced_probes), serialised in pieces.
+  Writer cpu_field;
+  cpu_field.Varint(fb::kCpu, cpu);
+  const size_t bundle_size = cpu_field.size() + b.events.size() + tail_.size();
+  head_.Clear();
+  head_.RawVarint((uint64_t{tp::kFtraceEvents} << 3) | 2);
+  head_.RawVarint(bundle_size);
+  Writer seq;
+  seq.Varint(tp::kTrustedPacketSequenceId, first_sequence_id_ + cpu);
+  file_->WriteParts({head_.data(), cpu_field.data(), b.events.data(), tail_.data(), seq.data()});
   b.Reset();
 }
 

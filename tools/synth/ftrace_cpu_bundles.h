@@ -70,6 +70,8 @@ class FtraceCpuBundles {
   uint32_t first_sequence_id_;
   std::vector<Bundle> bundles_;
   proto::Writer payload_, event_;
+  // Flush's scratch buffers, kept to avoid reallocating per bundle.
+  proto::Writer head_, compact_, tail_, packed_;
 };
 
 }  // namespace tw::synth

@@ -35,6 +35,18 @@ void TraceFile::WriteBytes(const std::string& packet) {
   ++packets_;
 }
 
+void TraceFile::WriteParts(std::initializer_list<std::string_view> parts) {
+  size_t size = 0;
+  for (std::string_view p : parts) size += p.size();
+  head_.Clear();
+  head_.RawVarint((uint64_t{pf::trace::kPacket} << 3) | 2);
+  head_.RawVarint(size);
+  std::fwrite(head_.data().data(), 1, head_.size(), f_);
+  for (std::string_view p : parts) std::fwrite(p.data(), 1, p.size(), f_);
+  bytes_ += static_cast<int64_t>(head_.size() + size);
+  ++packets_;
+}
+
 absl::Status TraceFile::Close() {
   if (!f_) return absl::OkStatus();
   const bool failed = std::ferror(f_) != 0;

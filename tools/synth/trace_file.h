@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "libs/trace/importers/proto/proto_writer.h"
@@ -22,6 +24,8 @@ class TraceFile {
   // Frames `packet` (a serialised TracePacket) as field 1 of Trace and appends it.
   void Write(const proto::Writer& packet);
   void WriteBytes(const std::string& packet);
+  // A packet given as consecutive pieces (already serialised fields), written without joining.
+  void WriteParts(std::initializer_list<std::string_view> parts);
   absl::Status Close();
   int64_t bytes() const { return bytes_; }
   int64_t packets() const { return packets_; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -13,6 +14,10 @@ using proto::Writer;
 namespace {
 constexpr uint32_t kSeqSystem = 1;  // trace_config, system_info, process_tree
 constexpr uint32_t kSeqLog = 30;
+// Wall clock at the trace start: logcat timestamps are REALTIME, placed on the trace's BOOTTIME
+// through the clock snapshots traced writes.
+constexpr int64_t kRealtimeAtStart = 1'700'000'000'000'000'000;
+constexpr uint32_t kClockRealtime = 1, kClockMonotonic = 3, kClockBoottime = 6;
 
 // FtraceConfig (protos/perfetto/config/ftrace/ftrace_config.proto) fields used in the
 // trace_config packet; perfetto_fields.h stops at DataSourceConfig.ftrace_config.
@@ -41,6 +46,12 @@ const NoiseSpec kNoise[] = {
     {"com.google.android.youtube", 10160, {"ExoPlayer:Playb", "Cronet", "glide-source"}},
     {"/apex/com.android.art/bin/dex2oat64", 1000, {"dex2oat worker", "Jit thread pool", "Compiler"}},
 };
+// Slices app-like background threads write around their work (Looper dispatches, database).
+const char* kBackgroundSlices[] = {
+    "Handler: android.os.Handler", "Looper.dispatch: android.app.ActivityThread$H",
+    "SQLiteConnection.executeForCursorWindow", "JobScheduler: onStartJob",
+    "NetworkRequest.process", "Handler: androidx.work.impl.utils.taskexecutor"};
+
 const char* kKernelThreads[] = {"rcu_preempt", "ksoftirqd/0", "kworker/u16:3", "kswapd0",
                                 "kworker/4:1H", "irq/389-dwc3"};
 
@@ -109,11 +120,11 @@ void AndroidWorld::BuildSystem() {
   for (const char* name : kKernelThreads) {
     const int32_t p = s.AddProcess(kpid, 0, name, true);
     const int32_t t = s.AddThread(p, kpid, name, 120);
-    s.thread(t).generator = [this, t](int64_t) { NoiseGenerator(t, 40'000, 8'000'000); };
+    s.thread(t).generator = [this, t](int64_t) { NoiseGenerator(t, 40'000, 8'000'000, false); };
     kpid += 23;
   }
   // Background processes.
-  const double mean_run = 350'000;
+  const double mean_run = o_.noise_mean_run_ns;
   const double mean_sleep = mean_run * (1 - o_.noise_load) / std::max(0.001, o_.noise_load);
   for (uint32_t i = 0; i < o_.noise_processes; ++i) {
     const NoiseSpec& spec = kNoise[i % std::size(kNoise)];
@@ -131,7 +142,15 @@ void AndroidWorld::BuildSystem() {
   }
   for (int32_t t : noise_threads) {
     const double sleep = mean_sleep * (0.5 + s.rng().Uniform());
-    s.thread(t).generator = [this, t, mean_run, sleep](int64_t) { NoiseGenerator(t, mean_run, sleep); };
+    // Java processes trace their looper work; native daemons mostly do not.
+    const Simulator::Thread& th = s.thread(t);
+    bool java = false;
+    for (const Simulator::Process& p : s.processes()) {
+      if (p.pid == th.tgid) java = p.cmdline[0] != '/';
+    }
+    s.thread(t).generator = [this, t, mean_run, sleep, java](int64_t) {
+      NoiseGenerator(t, mean_run, sleep, java);
+    };
   }
 }
 
@@ -154,11 +173,18 @@ void AndroidWorld::SpawnApp(int64_t ts) {
   if (ts >= 0) WriteProcessTree(ts, false);
 }
 
-void AndroidWorld::NoiseGenerator(int32_t thread, double mean_run, double mean_sleep) {
+void AndroidWorld::NoiseGenerator(int32_t thread, double mean_run, double mean_sleep,
+                                  bool traced) {
   synth::Rng& r = sim_.rng();
   Simulator::Thread& th = sim_.thread(thread);
   const int64_t run = static_cast<int64_t>(std::clamp(r.Exponential(mean_run), 15'000.0, 30 * mean_run));
+  const bool slice = traced && r.Chance(0.6);
+  if (slice) {
+    th.program.push_back(Action::Print(absl::StrCat(
+        "B|", th.tgid, "|", kBackgroundSlices[r.Below(std::size(kBackgroundSlices))])));
+  }
   th.program.push_back(Action::Run(run));
+  if (slice) th.program.push_back(Action::Print(absl::StrCat("E|", th.tgid)));
   const bool d = r.Chance(0.08);
   th.program.push_back(Action::Sleep(static_cast<int64_t>(std::max(20'000.0, r.Exponential(mean_sleep))), d, d));
 }
@@ -214,6 +240,7 @@ void AndroidWorld::Begin() {
 
 void AndroidWorld::Finish() {
   sim_.RunUntilEnd();
+  WriteClockSnapshot(end());
   std::stable_sort(logs_.begin(), logs_.end(),
                    [](const LogLine& a, const LogLine& b) { return a.ts < b.ts; });
   namespace al = pf::android_log_packet;
@@ -227,7 +254,7 @@ void AndroidWorld::Finish() {
       e.Int(le::kPid, l.pid);
       e.Int(le::kTid, l.tid);
       e.Int(le::kUid, l.pid == kSsPid ? 1000 : 10234);
-      e.Varint(le::kTimestamp, static_cast<uint64_t>(l.ts));
+      e.Varint(le::kTimestamp, static_cast<uint64_t>(l.ts - start() + kRealtimeAtStart));
       e.String(le::kTag, l.tag);
       e.Varint(le::kPrio, l.prio);
       e.String(le::kMessage, l.msg);
@@ -244,7 +271,30 @@ void AndroidWorld::Finish() {
   truth_.binder_transactions_total = static_cast<int64_t>(sim_.binder_records().size());
 }
 
+void AndroidWorld::WriteClockSnapshot(int64_t boottime) {
+  namespace cs = pf::clock_snapshot;
+  namespace cc = pf::clock_snapshot_clock;
+  Writer snap;
+  const std::pair<uint32_t, int64_t> clocks[] = {
+      {kClockBoottime, boottime},
+      {kClockRealtime, boottime - start() + kRealtimeAtStart},
+      {kClockMonotonic, boottime - 1'200'000'000}};  // suspended 1.2 s since boot
+  for (const auto& [id, ts] : clocks) {
+    Writer c;
+    c.Varint(cc::kClockId, id);
+    c.Varint(cc::kTimestamp, static_cast<uint64_t>(ts));
+    snap.Message(cs::kClocks, c);
+  }
+  snap.Varint(cs::kPrimaryTraceClock, kClockBoottime);
+  Writer packet;
+  packet.Varint(pf::trace_packet::kTimestamp, static_cast<uint64_t>(boottime));
+  packet.Message(pf::trace_packet::kClockSnapshot, snap);
+  packet.Varint(pf::trace_packet::kTrustedPacketSequenceId, kSeqSystem);
+  file_->Write(packet);
+}
+
 void AndroidWorld::WriteHeader() {
+  WriteClockSnapshot(start() - 2'500'000);
   namespace tp = pf::trace_packet;
   namespace tc = pf::trace_config;
   namespace ds = pf::data_source_config;

@@ -23,6 +23,7 @@ struct WorldOptions {
   uint32_t noise_processes = 8;   // background processes besides the fixed ones
   uint32_t noise_threads = 3;     // threads per background process
   double noise_load = 0.15;       // fraction of each noise thread's time spent running
+  double noise_mean_run_ns = 350'000;
   bool app_running = true;        // false: the app is forked during the trace (cold start)
 };
 
@@ -75,9 +76,11 @@ class AndroidWorld {
  private:
   void BuildSystem();
   void WriteHeader();
+  void WriteClockSnapshot(int64_t boottime);
   void WriteProcessTree(int64_t ts, bool first);
   void Governor(uint32_t cluster, int64_t now);
-  void NoiseGenerator(int32_t thread, double mean_run, double mean_sleep);
+  // One burst of background work (wrapped in an atrace slice when `traced`), then a sleep.
+  void NoiseGenerator(int32_t thread, double mean_run, double mean_sleep, bool traced);
 
   WorldOptions o_;
   synth::TraceFile* file_;

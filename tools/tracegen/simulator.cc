@@ -32,7 +32,7 @@ Simulator::Simulator(const Options& options, synth::TraceFile* file)
       cpus_(options.device.cpus),
       cluster_cap_(options.device.clusters.size(), 0),
       bundles_(options.device.cpus, options.encoding, options.bundle_events, &comms_, file) {
-  threads_.reserve(4096);
+  threads_.reserve(kMaxThreads);
   for (uint32_t c = 0; c < o_.device.cpus; ++c) {
     swapper_comm_.push_back(Comm(absl::StrCat("swapper/", c)));
     const CpuCluster& cl = o_.device.ClusterOf(c);
@@ -57,6 +57,7 @@ int32_t Simulator::AddProcess(int32_t pid, int32_t uid, const std::string& cmdli
 }
 
 int32_t Simulator::AddThread(int32_t proc, int32_t tid, const std::string& name, int32_t prio) {
+  if (threads_.size() >= kMaxThreads) return -1;
   Thread t;
   t.tid = tid;
   t.tgid = processes_[proc].pid;
@@ -86,7 +87,8 @@ int32_t Simulator::AddLock(const std::string& name) {
 void Simulator::TrackRunnable(int32_t thread) { tracked_[thread] = true; }
 
 void Simulator::Schedule(int64_t t, Ev kind, uint32_t id, uint64_t gen) {
-  pending_.push(Pending{t, next_order_++, kind, id, gen});
+  pending_.push(Pending{t, (next_order_++ << 3) | static_cast<uint64_t>(kind), id,
+                        static_cast<uint32_t>(gen)});
 }
 
 int64_t Simulator::Stamp(int64_t t) {
@@ -123,7 +125,7 @@ void Simulator::RunUntilEnd() {
     const Pending p = pending_.top();
     pending_.pop();
     now_ = std::max(now_, p.t);
-    switch (p.kind) {
+    switch (p.kind()) {
       case Ev::kTick: Tick(p.id, p.gen); break;
       case Ev::kTimer: TimerWake(static_cast<int32_t>(p.id), p.gen); break;
       case Ev::kIdlePick: IdlePick(p.id); break;
@@ -165,11 +167,7 @@ void Simulator::Continue(uint32_t cpu) {
   };
   for (;;) {
     Thread* th = &threads_[self];
-    if (th->program.empty() && th->generator) {
-      auto gen = th->generator;  // may add threads: keep the function alive, re-fetch th
-      gen(now_);
-      th = &threads_[self];
-    }
+    if (th->program.empty() && th->generator) th->generator(now_);
     if (th->program.empty()) {
       th->state = State::kIdle;
       done();
@@ -239,7 +237,7 @@ void Simulator::Continue(uint32_t cpu) {
       case Action::kBinderCall: {
         Action call = std::move(a);
         th->program.pop_front();
-        DoBinderCall(cpu, *th, call);
+        DoBinderCall(cpu, self, call);
         continue;
       }
       case Action::kBinderRecv:
@@ -281,7 +279,8 @@ void Simulator::Continue(uint32_t cpu) {
   }
 }
 
-void Simulator::DoBinderCall(uint32_t cpu, Thread& th, const Action& a) {
+void Simulator::DoBinderCall(uint32_t cpu, int32_t self, const Action& a) {
+  Thread& th = threads_[self];
   const Process& server = processes_[a.b];
   int32_t st = a.t;
   if (st < 0) {
@@ -308,7 +307,6 @@ void Simulator::DoBinderCall(uint32_t cpu, Thread& th, const Action& a) {
   EmitBinderTxn(cpu, th.tid, id, r.server_pid, 0, false, a.c, oneway ? 0x11 : 0x10);
   binder_.push_back(r);
   const int64_t record = static_cast<int64_t>(binder_.size() - 1);
-  const int32_t self = static_cast<int32_t>(&th - threads_.data());
   const std::string spid = std::to_string(r.server_pid);
   std::vector<Action> serve;
   serve.push_back(Action{Action::kBinderRecv, id});
@@ -340,6 +338,7 @@ bool Simulator::DoAcquire(uint32_t cpu, int32_t self, const Action& a) {
     th.program.pop_front();
     return true;
   }
+  ++contentions_;
   // ART's contention slice, written by the blocked thread before it sleeps on the monitor.
   const Thread& owner = threads_[l.owner];
   EmitPrint(cpu, th.tid,
@@ -396,9 +395,9 @@ void Simulator::StartSegment(uint32_t cpu) {
   Schedule(c.seg_end, Ev::kTick, cpu, c.gen);
 }
 
-void Simulator::Tick(uint32_t cpu, uint64_t gen) {
+void Simulator::Tick(uint32_t cpu, uint32_t gen) {
   Cpu& c = cpus_[cpu];
-  if (gen != c.gen || c.current < 0) return;
+  if (gen != static_cast<uint32_t>(c.gen) || c.current < 0) return;
   Thread& th = threads_[c.current];
   th.run_left -= c.seg_work;
   if (th.run_left <= 0) {
@@ -419,9 +418,9 @@ void Simulator::Tick(uint32_t cpu, uint64_t gen) {
   StartSegment(cpu);
 }
 
-void Simulator::Resched(uint32_t cpu, uint64_t gen) {
+void Simulator::Resched(uint32_t cpu, uint32_t gen) {
   Cpu& c = cpus_[cpu];
-  if (gen != c.gen || c.current < 0 || c.runqueue.empty()) return;
+  if (gen != static_cast<uint32_t>(c.gen) || c.current < 0 || c.runqueue.empty()) return;
   Thread& th = threads_[c.current];
   if (threads_[c.runqueue.front()].prio >= th.prio) return;
   // Wakeup preemption: account the work done so far, then the higher priority wakee runs.
@@ -507,9 +506,9 @@ void Simulator::MakeRunnable(int32_t thread, int32_t waker_cpu) {
   }
 }
 
-void Simulator::TimerWake(int32_t thread, uint64_t gen) {
+void Simulator::TimerWake(int32_t thread, uint32_t gen) {
   Thread& th = threads_[thread];
-  if (gen != th.timer_gen || th.state != State::kSleeping) return;
+  if (gen != static_cast<uint32_t>(th.timer_gen) || th.state != State::kSleeping) return;
   MakeRunnable(thread, -1);
 }
 

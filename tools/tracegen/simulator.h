@@ -150,11 +150,13 @@ class Simulator {
     uint32_t bundle_events = 2000;
   };
 
+  static constexpr size_t kMaxThreads = 16384;
   Simulator(const Options& options, synth::TraceFile* file);
 
   // ---- building the world ----
   int32_t AddProcess(int32_t pid, int32_t uid, const std::string& cmdline, bool in_first_tree);
-  // Adds thread `tid` (== pid for the main thread) named `name` to process `proc`.
+  // Adds thread `tid` (== pid for the main thread) named `name` to process `proc`; at most
+  // kMaxThreads in all (-1 beyond).
   int32_t AddThread(int32_t proc, int32_t tid, const std::string& name, int32_t prio);
   void MarkBinderThread(int32_t thread);
   Thread& thread(int32_t i) { return threads_[i]; }
@@ -186,6 +188,8 @@ class Simulator {
 
   const std::vector<BinderRecord>& binder_records() const { return binder_; }
   int64_t sched_events() const { return sched_events_; }
+  // Times a thread found a monitor held and blocked on it.
+  int64_t contentions() const { return contentions_; }
   int64_t ftrace_events() const { return ftrace_events_; }
   // Total time thread `i` spent runnable (waiting for a CPU) in [from, to).
   int64_t RunnableNs(int32_t thread, int64_t from, int64_t to) const;
@@ -195,13 +199,17 @@ class Simulator {
 
  private:
   enum class Ev : uint8_t { kTick, kTimer, kIdlePick, kAt, kResched };
+  // 24 bytes: the queue holds every sleeping thread's timer and every cpu's next tick, and
+  // moving these around is most of the simulation's cost.
   struct Pending {
     int64_t t;
-    uint64_t order;
-    Ev kind;
+    uint64_t order_kind;  // FIFO order among equal times << 3 | Ev
     uint32_t id;
-    uint64_t gen;
-    bool operator>(const Pending& b) const { return t != b.t ? t > b.t : order > b.order; }
+    uint32_t gen;  // low bits of the cpu/thread generation the event belongs to
+    Ev kind() const { return static_cast<Ev>(order_kind & 7); }
+    bool operator>(const Pending& b) const {
+      return t != b.t ? t > b.t : order_kind > b.order_kind;
+    }
   };
   struct Cpu {
     int32_t current = -1;
@@ -230,21 +238,21 @@ class Simulator {
   // Runs the program of the thread on `cpu` from `now` until it needs time or blocks.
   void Continue(uint32_t cpu);
   void StartSegment(uint32_t cpu);
-  void Tick(uint32_t cpu, uint64_t gen);
+  void Tick(uint32_t cpu, uint32_t gen);
   void MakeRunnable(int32_t thread, int32_t waker_cpu);
   int32_t SelectCpu(int32_t thread);
   void Block(uint32_t cpu, uint64_t prev_state);
   void SwitchTo(uint32_t cpu, uint64_t prev_state, int32_t next);
   int32_t PickNext(uint32_t cpu);
   void IdlePick(uint32_t cpu);
-  void TimerWake(int32_t thread, uint64_t gen);
+  void TimerWake(int32_t thread, uint32_t gen);
   int64_t WorkToNs(uint32_t cpu, int64_t work) const;
   int64_t NsToWork(uint32_t cpu, int64_t ns) const;
   bool Allowed(int32_t thread, uint32_t cpu) const;
-  void DoBinderCall(uint32_t cpu, Thread& th, const Action& a);
+  void DoBinderCall(uint32_t cpu, int32_t self, const Action& a);
   bool DoAcquire(uint32_t cpu, int32_t self, const Action& a);
   void DoRelease(uint32_t cpu, int32_t self, const Action& a);
-  void Resched(uint32_t cpu, uint64_t gen);
+  void Resched(uint32_t cpu, uint32_t gen);
   void RunnableBegin(int32_t thread);
   void RunnableEnd(int32_t thread);
 
@@ -265,6 +273,7 @@ class Simulator {
   std::vector<std::string> comms_;
   std::vector<uint32_t> swapper_comm_;
   std::vector<Process> processes_;
+  // Reserved up front (kMaxThreads) so references stay valid while threads are added.
   std::vector<Thread> threads_;
   std::vector<Cpu> cpus_;
   std::vector<Lock> locks_;
@@ -278,6 +287,7 @@ class Simulator {
   int64_t last_ts_ = 0;
   int64_t next_debug_id_ = 4'000'000;
   bool started_ = false;
+  int64_t contentions_ = 0;
   int64_t sched_events_ = 0;
   int64_t ftrace_events_ = 0;
   uint32_t preempt_bit_ = 0x100;  // "R+" on kernels >= 4.14

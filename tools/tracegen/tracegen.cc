@@ -118,43 +118,42 @@ void ScrollGcPressure(AndroidWorld& w, const Params& p, Scenario& s) {
   FramePipeline& f = Scroll(w, s);
   const int32_t pid = AndroidWorld::kAppPid;
   int64_t heap = 182'000;
-  int gcs = 0;
+  auto gcs = std::make_shared<int64_t>(0);  // GCs that ran (an injected frame may be skipped)
   for (int64_t t : InjectionTimes(w, 450 * kMs)) {
-    const int64_t vsync = f.VsyncTs(f.VsyncIndexAtOrAfter(t));
-    // The allocation that triggers the GC comes from the frame: the heap thread starts it just
-    // before, and the main thread blocks allocating until it completes.
-    const int64_t gc_work = static_cast<int64_t>(0.5 * p.o.severity * w.period());
+    // An allocation in the frame finds the heap full: it requests a concurrent GC, which runs
+    // on HeapTaskDaemon, and the allocating main thread blocks until the GC completes.
+    const int64_t gc_work = static_cast<int64_t>(0.9 * p.o.severity * w.period());
     const int64_t before = heap, after = heap - 38'000 - w.rng().Below(9'000);
     heap = after + 41'000;
     const int32_t daemon = w.app_heap, main = w.app_main;
-    w.sim().At(vsync - 2 * kMs, [&w, pid, before, after, gc_work, daemon, main](int64_t) {
+    FrameInjection inj;
+    inj.cause = "gc";
+    inj.main_in_frame.push_back(Action::Call([&w, pid, before, after, gc_work, daemon, main,
+                                              heap, gcs](int64_t now) {
+      ++*gcs;
       w.sim().Deliver(daemon,
                       {Action::Print(absl::StrCat("C|", pid, "|Heap size (KB)|", before)),
                        Action::Print(absl::StrCat("B|", pid, "|young concurrent copying GC")),
                        Action::Run(gc_work), Action::Print(absl::StrCat("E|", pid)),
                        Action::Print(absl::StrCat("C|", pid, "|Heap size (KB)|", after)),
                        Action::Signal(main)});
-    });
-    FrameInjection inj;
-    inj.cause = "gc";
+      w.Log(now + gc_work, pid, pid + 11, kLogInfo, AndroidWorld::kPackage,
+            absl::StrCat("Background young concurrent copying GC freed ", (before - after) / 1000,
+                         "MB AllocSpace objects, 0(0B) LOS objects, 24% free, ", after / 1000,
+                         "MB/", heap / 1000, "MB"));
+    }));
     inj.main_in_frame.push_back(AppBegin("WaitForGcToComplete"));
     inj.main_in_frame.push_back(Action::Wait());
     inj.main_in_frame.push_back(Action::Print(AppEnd()));
     f.InjectAt(t, std::move(inj));
-    ++gcs;
-    w.Log(vsync + 3 * kMs, pid, pid + 11, kLogInfo, "com.example.feed",
-          absl::StrCat("Background young concurrent copying GC freed ", (before - after) / 1000,
-                       "MB AllocSpace objects, 0(0B) LOS objects, 24% free, ", after / 1000,
-                       "MB/", heap / 1000, "MB"));
   }
-  w.truth().gc_events = gcs;
+  s.after = [&w, gcs] { w.truth().gc_events = *gcs; };
 }
 
 void ScrollLockContention(AndroidWorld& w, const Params& p, Scenario& s) {
   FramePipeline& f = Scroll(w, s);
   const int32_t lock = w.sim().AddLock("FeedRepository");
   const int64_t hold = static_cast<int64_t>(1.5 * p.o.severity * w.period());
-  int n = 0;
   for (int64_t t : InjectionTimes(w, 400 * kMs)) {
     const int64_t vsync = f.VsyncTs(f.VsyncIndexAtOrAfter(t));
     const int32_t worker = w.app_worker;
@@ -170,9 +169,8 @@ void ScrollLockContention(AndroidWorld& w, const Params& p, Scenario& s) {
     inj.main_in_frame.push_back(Action::Run(100'000));
     inj.main_in_frame.push_back(Action::Release(lock));
     f.InjectAt(t, std::move(inj));
-    ++n;
   }
-  w.truth().monitor_contentions = n;
+  s.after = [&w] { w.truth().monitor_contentions = w.sim().contentions(); };
 }
 
 void ScrollThermal(AndroidWorld& w, const Params& p, Scenario& s) {
@@ -295,7 +293,7 @@ void AnrMainThreadBlocked(AndroidWorld& w, const Params& p, Scenario& s) {
   const int32_t lock = w.sim().AddLock("FeedDatabase");
   const int64_t t_lock = w.start() + 200 * kMs;
   const int64_t t_input = t_lock + 30 * kMs;
-  const int64_t hold = 6'500 * kMs;
+  const int64_t hold = 5'500 * kMs;  // released before the trace ends: the contention finishes
   const int32_t io = w.app_io, main = w.app_main;
   // The I/O thread takes the database lock, then sits in uninterruptible I/O for seconds.
   w.sim().At(t_lock, [&w, io, lock, hold, app](int64_t) {
@@ -375,6 +373,7 @@ struct Entry {
   bool app_running;
   uint32_t noise_processes, noise_threads;
   double noise_load;
+  double noise_mean_run_ns = 350'000;
 };
 
 const std::vector<Entry>& Registry() {
@@ -390,7 +389,7 @@ const std::vector<Entry>& Registry() {
       {{"startup_cold_slow_io", "cold launch with main-thread disk I/O (D state) and class loading", 2.0}, StartupColdSlowIo, false, 8, 3, 0.12},
       {{"startup_warm", "warm launch: the process exists, activityStart, activityResume, first frame", 1.5}, StartupWarm, true, 8, 3, 0.12},
       {{"anr_main_thread_blocked", "input dispatch timeout: main thread waits on a lock held by a worker in I/O", 6.0}, AnrMainThreadBlocked, true, 8, 3, 0.12},
-      {{"large", "a long busy scroll with heavy background load, for benchmarks (millions of events)", 20.0}, Large, true, 48, 7, 0.25},
+      {{"large", "a long busy scroll with heavy background load, for benchmarks (millions of events)", 20.0}, Large, true, 48, 7, 0.012, 50'000},
   };
   return kEntries;
 }
@@ -433,6 +432,7 @@ absl::StatusOr<GroundTruth> GenerateTrace(const TracegenOptions& options, const 
   wo.noise_processes = entry->noise_processes;
   wo.noise_threads = entry->noise_threads;
   wo.noise_load = entry->noise_load;
+  wo.noise_mean_run_ns = entry->noise_mean_run_ns;
   wo.app_running = entry->app_running;
 
   synth::TraceFile file;

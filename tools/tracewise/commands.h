@@ -15,6 +15,7 @@ int RunQuery(const Args& args);
 int RunInfo(const Args& args);
 int RunBench(const Args& args);
 int RunSynthSched(const Args& args);
+int RunTracegen(const Args& args);
 int RunSkillCommand(const Args& args);
 
 }  // namespace tw::cli

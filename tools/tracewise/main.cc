@@ -19,6 +19,7 @@ void PrintUsage() {
                "  info TRACE                                  describe a trace and its import\n"
                "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n"
                "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n"
+               "  tracegen SCENARIO -o OUT | --list           synthetic Android trace + ground truth\n"
                "  skill list|describe|run|validate ...        analysis skills (skill --help)\n");
 }
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   if (command == "info") return tw::cli::RunInfo(args);
   if (command == "bench") return tw::cli::RunBench(args);
   if (command == "synth-sched") return tw::cli::RunSynthSched(args);
+  if (command == "tracegen") return tw::cli::RunTracegen(args);
   if (command == "skill") return tw::cli::RunSkillCommand(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();

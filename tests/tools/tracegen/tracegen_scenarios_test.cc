@@ -197,6 +197,143 @@ TEST(TracegenTest, StartupCold) {
   ExpectFramesMatchTruth(g);
 }
 
+TEST(TracegenTest, StartupColdSlowIoHasMainThreadDState) {
+  Generated g = Generate("startup_cold_slow_io");
+  ExpectStartup(g, "cold");
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  EXPECT_GT(g.truth.startup_main_thread_d_state_ns, 150'000'000);
+  // The main thread's D time (I/O waits) matches what was injected, within scheduling slack.
+  const int64_t d = QueryInt(t, "SELECT SUM(s.dur) FROM thread_state s JOIN thread USING (utid) "
+                                "WHERE tid = 8123 AND s.state = 'D'");
+  EXPECT_NEAR(d, g.truth.startup_main_thread_d_state_ns, 5'000'000);
+  EXPECT_GE(QueryInt(t, "SELECT COUNT(*) FROM thread_slice WHERE tid = 8123 AND name GLOB 'L*;'"), 6);
+}
+
+TEST(TracegenTest, StartupWarm) {
+  Generated g = Generate("startup_warm");
+  ExpectStartup(g, "warm");
+  ASSERT_NE(g.trace, nullptr);
+  EXPECT_EQ(QueryInt(*g.trace, "SELECT COUNT(*) FROM slice WHERE name = 'bindApplication'"), 0);
+}
+
+TEST(TracegenTest, ScrollRenderThreadGpuJanksOnInjectedFrames) {
+  Generated g = Generate("scroll_renderthread_gpu");
+  ASSERT_NE(g.trace, nullptr);
+  ExpectFramesMatchTruth(g);
+  EXPECT_GE(JankyWithCause(g.truth, "gpu_wait"), 3);
+  EXPECT_EQ(JankyWithCause(g.truth, "gpu_wait"),
+            static_cast<int64_t>(g.truth.injected_frame_tokens.size()));
+  EXPECT_EQ(QueryInt(*g.trace, "SELECT COUNT(*) FROM thread_slice s WHERE s.name GLOB 'waiting for GPU*' "
+                               "AND thread_name = 'RenderThread'"),
+            static_cast<int64_t>(g.truth.injected_frame_tokens.size()));
+}
+
+TEST(TracegenTest, ScrollCpuContentionMainThreadRunnable) {
+  Generated g = Generate("scroll_cpu_contention");
+  ASSERT_NE(g.trace, nullptr);
+  ExpectFramesMatchTruth(g);
+  EXPECT_GE(JankyWithCause(g.truth, "cpu_contention"), 1);
+  EXPECT_GT(g.truth.main_thread_runnable_ns, 10'000'000);
+  const int64_t runnable = QueryInt(*g.trace,
+      "SELECT SUM(s.dur) FROM thread_state s JOIN thread USING (utid) WHERE tid = 8123 "
+      "AND s.state IN ('R', 'R+')");
+  EXPECT_GE(runnable, g.truth.main_thread_runnable_ns * 9 / 10);
+}
+
+TEST(TracegenTest, ScrollGcPressureGcEvents) {
+  Generated g = Generate("scroll_gc_pressure");
+  ASSERT_NE(g.trace, nullptr);
+  ExpectFramesMatchTruth(g);
+  LoadedTrace& t = *g.trace;
+  ASSERT_TRUE(t.Query("INCLUDE PERFETTO MODULE android.garbage_collection").ok());
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_garbage_collection_events WHERE pid = 8123 "
+                        "AND thread_name = 'HeapTaskDaemon' AND gc_type = 'young'"),
+            g.truth.gc_events);
+  EXPECT_GE(g.truth.gc_events, 3);
+  EXPECT_GE(JankyWithCause(g.truth, "gc"), 1);
+}
+
+TEST(TracegenTest, ScrollLockContentionMonitorContention) {
+  Generated g = Generate("scroll_lock_contention");
+  ASSERT_NE(g.trace, nullptr);
+  ExpectFramesMatchTruth(g);
+  LoadedTrace& t = *g.trace;
+  ASSERT_TRUE(t.Query("INCLUDE PERFETTO MODULE android.monitor_contention").ok());
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_monitor_contention WHERE "
+                        "blocked_thread_tid = 8123 AND blocking_thread_name = 'DefaultDispatch' "
+                        "AND short_blocking_method = 'com.example.feed.FeedRepository.save'"),
+            g.truth.monitor_contentions);
+  EXPECT_GE(JankyWithCause(g.truth, "lock_contention"), 3);
+}
+
+TEST(TracegenTest, ScrollThermalCapsBigCores) {
+  Generated g = Generate("scroll_thermal");
+  ASSERT_NE(g.trace, nullptr);
+  ExpectFramesMatchTruth(g);
+  LoadedTrace& t = *g.trace;
+  const std::string after = std::to_string(g.truth.thermal_cap_ts);
+  EXPECT_EQ(QueryInt(t, "SELECT CAST(MAX(c.value) AS INT) FROM counter c JOIN cpu_counter_track k ON c.track_id = k.id "
+                        "WHERE k.name = 'cpufreq' AND k.cpu >= 4 AND c.ts >= " + after),
+            g.truth.thermal_cap_khz);
+  EXPECT_GT(QueryInt(t, "SELECT CAST(MAX(c.value) AS INT) FROM counter c JOIN cpu_counter_track k ON c.track_id = k.id "
+                        "WHERE k.name = 'cpufreq' AND k.cpu >= 4 AND c.ts < " + after),
+            g.truth.thermal_cap_khz);
+  EXPECT_GE(JankyWithCause(g.truth, "thermal_throttling"), 5);
+  EXPECT_EQ(JankyWithCause(g.truth, "none"), 0);
+}
+
+TEST(TracegenTest, AnrMainThreadBlocked) {
+  Generated g = Generate("anr_main_thread_blocked");
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  ASSERT_TRUE(t.Query("INCLUDE PERFETTO MODULE android.anrs").ok());
+  EXPECT_EQ(QueryRows(t, "SELECT process_name, pid, anr_type FROM android_anrs"),
+            std::vector<std::string>{"com.example.feed,8123,INPUT_DISPATCHING_TIMEOUT"});
+  ASSERT_TRUE(t.Query("INCLUDE PERFETTO MODULE android.monitor_contention").ok());
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_monitor_contention WHERE blocked_thread_tid = 8123 "
+                        "AND blocking_thread_tid = " + std::to_string(g.truth.anr_blocking_tid) +
+                        " AND dur > 5000000000"),
+            1);
+  // The lock holder sits in I/O.
+  EXPECT_GT(QueryInt(t, "SELECT SUM(s.dur) FROM thread_state s JOIN thread USING (utid) WHERE tid = " +
+                            std::to_string(g.truth.anr_blocking_tid) + " AND s.state = 'D'"),
+            5'000'000'000);
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_logs WHERE msg GLOB 'ANR in com.example.feed*'"), 1);
+}
+
+TEST(TracegenTest, LargeHasMillionsOfEvents) {
+  Generated g = Generate("large", 3);
+  ASSERT_NE(g.trace, nullptr);
+  ExpectFramesMatchTruth(g);
+  EXPECT_GT(g.truth.ftrace_events, 300'000);
+  EXPECT_EQ(g.truth.fps, 60);
+}
+
+TEST(TracegenTest, PlainAndCompactSchedGiveTheSameScheduling) {
+  TracegenOptions o;
+  o.scenario = "scroll_binder_jank";
+  o.duration_s = 1;
+  o.compact_sched = false;
+  Generated plain = Generate(o, "plain.pftrace");
+  o.compact_sched = true;
+  Generated compact = Generate(o, "compact.pftrace");
+  ASSERT_NE(plain.trace, nullptr);
+  ASSERT_NE(compact.trace, nullptr);
+  EXPECT_EQ(plain.truth.frames_janky, compact.truth.frames_janky);
+  // compact_sched has no prev fields: the first switch of each cpu makes no row, so compare
+  // from 20 ms in, when every cpu has switched.
+  const std::string rows =
+      "SELECT s.ts, s.cpu, t.tid, s.dur, s.end_state FROM sched s JOIN thread t USING (utid) "
+      "WHERE s.ts > " + std::to_string(plain.truth.trace_start_ns + 20'000'000) +
+      " ORDER BY s.ts, s.cpu";
+  const auto a = QueryRows(*plain.trace, rows);
+  const auto b = QueryRows(*compact.trace, rows);
+  EXPECT_GT(a.size(), 1000u);
+  EXPECT_EQ(a.size(), b.size());
+  EXPECT_EQ(a, b);
+}
+
 TEST(TracegenTest, SameSeedGivesIdenticalBytes) {
   TracegenOptions o;
   o.scenario = "scroll_binder_jank";
