@@ -47,6 +47,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kGlobalInstant: return "global_instant";
     case EventType::kFrameTimeline: return "frame_timeline";
     case EventType::kAndroidInputEvent: return "android_input_event";
+    case EventType::kGpuMemTotal: return "gpu_mem_total";
   }
   return "unknown";
 }

@@ -41,6 +41,7 @@ enum class EventType : uint8_t {
   kGlobalInstant,    // a zero-duration slice on a named global track (GlobalInstantData)
   kFrameTimeline,    // an Android FrameTimelineEvent start or end (FrameTimelineData)
   kAndroidInputEvent,  // an InputDispatcher motion/key event or window dispatch
+  kGpuMemTotal,        // a GpuMemTotalEvent packet (GpuMemTotalData, inline)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -111,6 +112,13 @@ struct IrqData {
   int32_t number;  // irq number, or softirq vector
   int32_t ret;     // irq exit: 1 handled
   StringId name;   // irq entry: the handler's name
+};
+
+// GPU memory in use (GpuMemTotalEvent): on one GPU, by one process or (pid 0) by all.
+struct GpuMemTotalData {
+  uint32_t gpu_id;
+  int32_t pid;
+  uint64_t size;
 };
 
 struct CpuCounterData {
@@ -393,6 +401,7 @@ struct Event {
     CpuCounterData cpu_counter;
     SyscallData syscall;
     IrqData irq;
+    GpuMemTotalData gpu_mem_total;
     EventPayload* payload;
   };
 

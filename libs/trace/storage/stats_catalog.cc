@@ -62,6 +62,8 @@ const std::vector<StatInfo>& StatsCatalog() {
       {"process_tracker_errors", false, "error", "analysis", "Inconsistent process data."},
       {"proto_decode_errors", false, "error", "trace", "Trace packets that failed to decode."},
       {"rss_stat_negative_size", false, "info", "analysis", "Negative rss_stat sizes."},
+      {"user_list_errors", false, "error", "trace",
+       "The user_list data source could not read the Android users."},
       {"sched_switch_out_of_order", false, "error", "analysis",
        "sched_switch events out of order on a cpu."},
       {"sched_waking_out_of_order", false, "error", "analysis", "sched_waking events out of order."},

@@ -451,4 +451,12 @@ class AndroidInputEventDispatchTable : public Table {
   IntColumn<int64_t> window_id{this, "window_id"};
 };
 
+// The Android users (not Linux uids) the user_list data source saw, one row per user id.
+class AndroidUserListTable : public Table {
+ public:
+  AndroidUserListTable() : Table("android_user_list") {}
+  IntColumn<int64_t> android_user_id{this, "android_user_id"};
+  StringColumn type{this, "type"};
+};
+
 }  // namespace tw

@@ -75,6 +75,7 @@ class TraceStorage {
   AndroidMotionEventsTable android_motion_events;
   AndroidKeyEventsTable android_key_events;
   AndroidInputEventDispatchTable android_input_event_dispatch;
+  AndroidUserListTable android_user_list;
 
   // Every table, for registration with SQLite.
   std::vector<Table*> AllTables();

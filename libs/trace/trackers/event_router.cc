@@ -10,6 +10,7 @@ EventRouter::EventRouter(TraceContext* context)
       storage_(context->storage),
       frame_timeline_(context),
       input_events_(context),
+      gpu_memory_(context),
       binder_(context),
       clock_rates_(context),
       suspend_resume_(context),
@@ -54,6 +55,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kAndroidInputEvent:
       input_events_.OnEvent(e.ts, e.As<AndroidInputEventData>());
       break;
+    case EventType::kGpuMemTotal: gpu_memory_.OnPacketEvent(e.ts, e.gpu_mem_total); break;
     case EventType::kIrqEnter:
     case EventType::kIrqExit:
     case EventType::kSoftIrqEnter:
@@ -260,6 +262,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   binder_.OnFtraceEvent(ts, raw);
   clock_rates_.OnFtraceEvent(ts, raw);
   suspend_resume_.OnFtraceEvent(ts, raw);
+  gpu_memory_.OnFtraceEvent(ts, raw);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {

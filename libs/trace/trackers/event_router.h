@@ -11,6 +11,7 @@
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
+#include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 
@@ -40,6 +41,7 @@ class EventRouter {
   TraceStorage* storage_;
   FrameTimelineTracker frame_timeline_;
   AndroidInputTracker input_events_;
+  GpuMemoryTracker gpu_memory_;
   BinderTracker binder_;
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;

@@ -149,4 +149,56 @@ void AndroidProbesDecoder::DecodePackagesList(const proto::Field& field) {
   s.SetStat("packages_list_has_parse_errors", parse_error ? 1 : 0);
 }
 
+void AndroidProbesDecoder::DecodeUserList(const proto::Field& field) {
+  namespace ul = pf::android_user_list;
+  namespace ui = pf::android_user_list_user_info;
+  TraceStorage& s = *ctx_->storage;
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == ul::kError && f.as_int32() < 0) s.IncrementStat("user_list_errors");
+    if (f.id != ul::kUsers || f.type != proto::kLengthDelimited) continue;
+    std::string_view type;
+    int64_t uid = 0;
+    proto::Decoder ud(f);
+    proto::Field u;
+    while (ud.Next(&u)) {
+      if (u.id == ui::kType) type = u.as_string();
+      if (u.id == ui::kUid) uid = u.as_int32();
+    }
+    // Every data source instance lists the users again: one row per user, latest type.
+    AndroidUserListTable& t = s.android_user_list;
+    const auto [it, inserted] = user_rows_.try_emplace(uid, t.row_count());
+    if (inserted) {
+      t.android_user_id.Append(uid);
+      t.type.Append(s.Intern(type));
+      t.CommitRow();
+    } else {
+      t.type.Set(it->second, s.Intern(type));
+    }
+  }
+  if (d.error()) s.IncrementStat("user_list_errors");
+}
+
+void AndroidProbesDecoder::DecodeGpuMemTotal(const PacketContext& packet,
+                                             const proto::Field& field) {
+  namespace gm = pf::gpu_mem_total_event;
+  Event e;
+  e.ts = packet.ts;
+  e.type = EventType::kGpuMemTotal;
+  e.gpu_mem_total = {0, 0, 0};
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == gm::kGpuId) e.gpu_mem_total.gpu_id = f.as_uint32();
+    if (f.id == gm::kPid) e.gpu_mem_total.pid = static_cast<int32_t>(f.as_uint32());
+    if (f.id == gm::kSize) e.gpu_mem_total.size = f.as_uint64();
+  }
+  if (d.error()) {
+    ctx_->storage->IncrementStat("proto_decode_errors");
+    return;
+  }
+  ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id), std::move(e));
+}
+
 }  // namespace tw

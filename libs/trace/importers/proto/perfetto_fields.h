@@ -1679,4 +1679,21 @@ inline constexpr uint32_t kYInDisplay = 3;         // float
 inline constexpr uint32_t kAxisValueInWindow = 4;  // repeated AndroidMotionEvent.Pointer.AxisValue
 }  // namespace android_window_input_dispatch_event_pointer
 
+// GpuMemTotalEvent (protos/perfetto/trace/gpu/gpu_mem_event.proto).
+namespace gpu_mem_total_event {
+inline constexpr uint32_t kGpuId = 1;  // uint32
+inline constexpr uint32_t kPid = 2;    // uint32; 0 = the GPU's global total
+inline constexpr uint32_t kSize = 3;   // uint64, bytes
+}  // namespace gpu_mem_total_event
+
+// AndroidUserList (protos/perfetto/trace/android/user_list.proto).
+namespace android_user_list {
+inline constexpr uint32_t kUsers = 1;  // repeated UserInfo
+inline constexpr uint32_t kError = 2;  // int32, negative on failure
+}  // namespace android_user_list
+namespace android_user_list_user_info {
+inline constexpr uint32_t kType = 1;  // string, e.g. "android.os.usertype.full.SECONDARY"
+inline constexpr uint32_t kUid = 2;   // int32, the Android user id
+}  // namespace android_user_list_user_info
+
 }  // namespace tw::pf

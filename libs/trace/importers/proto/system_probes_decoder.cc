@@ -80,6 +80,12 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
     case tp::kPackagesList:
       if (message) android_.DecodePackagesList(field);
       return true;
+    case tp::kUserList:
+      if (message) android_.DecodeUserList(field);
+      return true;
+    case tp::kGpuMemTotalEvent:
+      if (message) android_.DecodeGpuMemTotal(packet, field);
+      return true;
     case tp::kFrameTimelineEvent:
       if (message) frame_timeline_.Decode(packet, field);
       return true;
