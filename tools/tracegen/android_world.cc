@@ -336,6 +336,7 @@ void AndroidWorld::WriteHeader() {
   add_source("android.surfaceflinger.frametimeline", nullptr);
   add_source("android.log", nullptr);
   add_source("linux.system_info", nullptr);
+  add_source("android.packages_list", nullptr);
   config.Varint(tc::kDurationMs, static_cast<uint64_t>(o_.duration_ns / 1'000'000));
   Writer packet;
   packet.Varint(tp::kTimestamp, static_cast<uint64_t>(start() - 2'000'000));
@@ -363,6 +364,33 @@ void AndroidWorld::WriteHeader() {
   sys.Message(tp::kSystemInfo, info);
   sys.Varint(tp::kTrustedPacketSequenceId, kSeqSystem);
   file_->Write(sys);
+
+  // The installed packages (android.packages_list): the app and the Java background apps.
+  Writer packages;
+  auto add_package = [&](const std::string& name, int32_t uid, int64_t version) {
+    namespace pi = pf::packages_list_package_info;
+    Writer p;
+    p.String(pi::kName, name);
+    p.Varint(pi::kUid, static_cast<uint64_t>(uid));
+    p.Bool(pi::kDebuggable, name == kPackage);
+    p.Bool(pi::kProfileableFromShell, name == kPackage);
+    p.Int(pi::kVersionCode, version);
+    packages.Message(pf::packages_list::kPackages, p);
+  };
+  add_package(kPackage, 10234, 4120);
+  for (const Simulator::Process& p : sim_.processes()) {
+    // Processes of one package (e.g. "...gms.persistent") are not packages themselves.
+    const bool sub_process = p.cmdline.size() > 11 &&
+                             p.cmdline.compare(p.cmdline.size() - 11, 11, ".persistent") == 0;
+    if (p.uid >= 10000 && p.cmdline != kPackage && p.cmdline[0] != '/' && !sub_process) {
+      add_package(p.cmdline, p.uid, 100000 + p.uid);
+    }
+  }
+  Writer pkg_packet;
+  pkg_packet.Varint(tp::kTimestamp, static_cast<uint64_t>(start() - 1'200'000));
+  pkg_packet.Message(tp::kPackagesList, packages);
+  pkg_packet.Varint(tp::kTrustedPacketSequenceId, kSeqSystem);
+  file_->Write(pkg_packet);
 
   Writer cpus;
   for (uint32_t c = 0; c < d.cpus; ++c) {

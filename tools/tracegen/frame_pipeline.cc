@@ -122,6 +122,10 @@ void FramePipeline::MainGenerator(int64_t now) {
   rt.push_back(Action::Print(e));
   rt.push_back(b("queueBuffer"));
   rt.push_back(work(0.015));
+  // BLAST: the buffer reaches SurfaceFlinger in a oneway transaction.
+  rt.push_back(Action::BinderCall(w_->sf_proc, 40'000,
+                                  "AIDL::cpp::ISurfaceComposer::setTransactionState::cppServer",
+                                  8, /*oneway=*/true));
   rt.push_back(Action::Print(e));
   rt.push_back(Action::Call([this, fi](int64_t t) {
     frames_[fi].queued = t;

@@ -44,7 +44,7 @@ int RunTracegen(const Args& args) {
     std::string v;
     if (args[i] == "--list") {
       for (const tracegen::ScenarioInfo& s : tracegen::Scenarios()) {
-        std::printf("%s\n    %s\n", s.name, s.description);
+        std::printf("%-24s %s\n", s.name, s.description);
       }
       return 0;
     } else if (args[i] == "--help" || args[i] == "-h") {

@@ -166,6 +166,14 @@ TEST(TracegenTest, ScrollBinderJankTransactionsAreInAndroidBinderTxns) {
   EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_binder_txns WHERE client_tid = 8123 "
                         "AND server_process = 'system_server' AND client_dur > 10000000"),
             static_cast<int64_t>(truth.injected_binder.size()));
+  // RenderThread hands every frame to SurfaceFlinger in a oneway (BLAST) transaction.
+  EXPECT_GE(QueryInt(t, "SELECT COUNT(*) FROM android_binder_txns WHERE is_sync = 0 AND "
+                        "client_thread = 'RenderThread' AND server_pid = 612"),
+            truth.frames_total);
+  // The app is a known package (packages_list), so process metadata has its package name.
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM package_list WHERE package_name = 'com.example.feed' "
+                        "AND uid = 10234"),
+            1);
   for (const InjectedBinder& b : truth.injected_binder) {
     EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_binder_txns WHERE client_tid = " +
                               std::to_string(b.client_tid) + " AND server_tid = " +
