@@ -11,6 +11,8 @@ EventRouter::EventRouter(TraceContext* context)
       frame_timeline_(context),
       input_events_(context),
       gpu_memory_(context),
+      v4l2_(context),
+      virtio_(context),
       binder_(context),
       clock_rates_(context),
       suspend_resume_(context),
@@ -263,6 +265,8 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   clock_rates_.OnFtraceEvent(ts, raw);
   suspend_resume_.OnFtraceEvent(ts, raw);
   gpu_memory_.OnFtraceEvent(ts, raw);
+  v4l2_.OnFtraceEvent(ts, raw);
+  virtio_.OnFtraceEvent(ts, raw);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {

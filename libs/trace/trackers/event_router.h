@@ -14,6 +14,8 @@
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
+#include "libs/trace/trackers/v4l2_tracker.h"
+#include "libs/trace/trackers/virtio_tracker.h"
 
 namespace tw {
 
@@ -42,6 +44,8 @@ class EventRouter {
   FrameTimelineTracker frame_timeline_;
   AndroidInputTracker input_events_;
   GpuMemoryTracker gpu_memory_;
+  V4l2Tracker v4l2_;
+  VirtioTracker virtio_;
   BinderTracker binder_;
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;
