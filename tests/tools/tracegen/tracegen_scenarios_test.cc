@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "libs/trace/trace_loader.h"
+#include "nlohmann/json.hpp"
 
 namespace tw::tracegen {
 namespace {
@@ -340,6 +341,37 @@ TEST(TracegenTest, PlainAndCompactSchedGiveTheSameScheduling) {
   EXPECT_GT(a.size(), 1000u);
   EXPECT_EQ(a.size(), b.size());
   EXPECT_EQ(a, b);
+}
+
+TEST(TracegenTest, SmoothAtEveryRefreshRate) {
+  for (int fps : {90, 120}) {
+    TracegenOptions o;
+    o.scenario = "scroll_smooth";
+    o.fps = fps;
+    o.duration_s = 1;
+    Generated g = Generate(o, "smooth_" + std::to_string(fps) + ".pftrace");
+    ASSERT_NE(g.trace, nullptr);
+    EXPECT_EQ(g.truth.frames_janky, 0) << fps;
+    // About one frame per vsync over the scroll (the trace's first and last ms have none).
+    EXPECT_GT(g.truth.frames_total, fps * 8 / 10) << fps;
+    ExpectFramesMatchTruth(g);
+  }
+}
+
+TEST(TracegenTest, ManifestIsWrittenNextToTheTrace) {
+  Generated g = Generate("scroll_binder_jank", 1);
+  const auto j = nlohmann::json::parse(ReadFile(g.path + ".truth.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["scenario"], "scroll_binder_jank");
+  EXPECT_EQ(j["seed"], 7);
+  EXPECT_EQ(j["params"]["fps"], 60);
+  EXPECT_EQ(j["app"]["package"], "com.example.feed");
+  EXPECT_EQ(j["frames"]["janky"], g.truth.frames_janky);
+  EXPECT_EQ(j["frames"]["janky_frames"].size(), g.truth.janky_frames.size());
+  EXPECT_EQ(j["binder"]["injected_count"], g.truth.injected_binder.size());
+  ASSERT_FALSE(j["frames"]["janky_frames"].empty());
+  EXPECT_EQ(j["frames"]["janky_frames"][0]["cause"], "binder");
+  EXPECT_TRUE(j.contains("tolerances"));
 }
 
 TEST(TracegenTest, SameSeedGivesIdenticalBytes) {
