@@ -346,8 +346,13 @@ bool Simulator::DoAcquire(uint32_t cpu, int32_t self, const Action& a) {
                          " (", owner.tid, ") at ", l.owner_method, "(", l.owner_src,
                          ") waiters=", l.waiters.size(), " blocking from ", a.text, "(", a.text2,
                          ")"));
+  // Inside it, the wait proper (the slice name older ART releases used on its own).
+  EmitPrint(cpu, th.tid,
+            absl::StrCat("B|", th.tgid, "|Lock contention on a monitor lock (owner tid: ",
+                         owner.tid, ")"));
   l.waiters.push_back(Lock::Waiter{self, a.text, a.text2});
   th.program.pop_front();
+  th.program.push_front(Action::Print(absl::StrCat("E|", th.tgid)));
   th.program.push_front(Action::Print(absl::StrCat("E|", th.tgid)));
   th.state = State::kLock;
   return false;

@@ -274,6 +274,10 @@ TEST(TracegenTest, ScrollLockContentionMonitorContention) {
                         "AND short_blocking_method = 'com.example.feed.FeedRepository.save'"),
             g.truth.monitor_contentions);
   EXPECT_GE(JankyWithCause(g.truth, "lock_contention"), 3);
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM slice c JOIN slice p ON c.parent_id = p.id WHERE "
+                        "c.name GLOB 'Lock contention on a monitor lock (owner tid: 8160)' AND "
+                        "p.name GLOB 'monitor contention with owner DefaultDispatch (8160)*'"),
+            g.truth.monitor_contentions);
 }
 
 TEST(TracegenTest, ScrollThermalCapsBigCores) {
