@@ -16,6 +16,7 @@ namespace tw {
 // linker dropping unreferenced object files.
 namespace stdlib_modules {
 extern const SqlModule kAndroidAnrs;
+extern const SqlModule kAndroidAutoMultiuser;
 extern const SqlModule kAndroidBatteryStats;
 extern const SqlModule kAndroidBinder;
 extern const SqlModule kAndroidDvfs;
@@ -59,6 +60,7 @@ namespace {
 std::vector<const SqlModule*>& AllModules() {
   static std::vector<const SqlModule*> modules = {
       &stdlib_modules::kAndroidAnrs,
+      &stdlib_modules::kAndroidAutoMultiuser,
       &stdlib_modules::kAndroidBatteryStats,
       &stdlib_modules::kAndroidBinder,
       &stdlib_modules::kAndroidDvfs,
