@@ -114,6 +114,8 @@ void AndroidWorld::BuildSystem() {
     s.MarkBinderThread(s.AddThread(sf_proc, kSfPid + 10 + i, absl::StrCat("binder:", kSfPid, "_", i), 120));
   }
   s.thread(sf_main).prefer_big = true;
+  // zygote64 forks app processes (cold starts).
+  zygote_main = s.AddThread(s.AddProcess(743, 0, "zygote64", true), 743, "zygote64", 120);
   if (o_.app_running) SpawnApp(-1);
   // Kernel threads: children of kthreadd, each its own process.
   int32_t kpid = 10;
@@ -170,7 +172,10 @@ void AndroidWorld::SpawnApp(int64_t ts) {
   s.thread(app_render).big_only = true;
   s.thread(app_heap).prefer_big = false;
   s.TrackRunnable(app_main);
-  if (ts >= 0) WriteProcessTree(ts, false);
+  if (ts >= 0) {
+    WriteProcessTree(ts + 1'000'000, false);
+    s.thread(app_main).comm = s.thread(zygote_main).comm;
+  }
 }
 
 void AndroidWorld::NoiseGenerator(int32_t thread, double mean_run, double mean_sleep,

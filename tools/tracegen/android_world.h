@@ -47,6 +47,7 @@ class AndroidWorld {
 
   // Simulator indices.
   int32_t ss_proc = -1, sf_proc = -1, app_proc = -1;
+  int32_t zygote_main = -1;
   int32_t ss_main = -1, ss_anim = -1, sf_main = -1, sf_re = -1;
   int32_t app_main = -1, app_render = -1, app_heap = -1, app_worker = -1, app_io = -1;
   std::vector<int32_t> ss_binders;
@@ -58,7 +59,8 @@ class AndroidWorld {
   std::string LayerName() const;
 
   // Creates the app process (and its threads) now; when the world started without it (cold
-  // start) it also writes the process_tree the process_stats data source emits for a new pid.
+  // start) it also writes the process_tree the process_stats data source emits for a new pid,
+  // and the main thread starts with zygote's comm (it renames itself when it runs).
   void SpawnApp(int64_t ts);
   // Background threads that compete for `cpus_big` (all clusters when false) in [from, to).
   void AddCpuHogs(int count, int64_t from, int64_t to, bool big_only, int32_t prio);

@@ -20,6 +20,12 @@ constexpr uint32_t kDebugId = 1, kTargetNode = 2, kToProc = 3, kToThread = 4, kR
                    kCode = 6, kFlags = 7;
 }
 constexpr uint32_t kCpuStateField = 1, kCpuIdField = 2;
+namespace task_newtask {
+constexpr uint32_t kPid = 1, kComm = 2, kCloneFlags = 3, kOomScoreAdj = 4;
+}
+namespace task_rename {
+constexpr uint32_t kPid = 1, kOldcomm = 2, kNewcomm = 3, kOomScoreAdj = 4;
+}
 namespace blocked_reason {
 constexpr uint32_t kPid = 1, kCaller = 2, kIoWait = 3;
 }
@@ -673,6 +679,35 @@ void Simulator::EmitCpuFrequency(uint32_t cpu, uint32_t khz) {
   payload_.Varint(kCpuStateField, khz);
   payload_.Varint(kCpuIdField, cpu);
   bundles_.Plain(cpu, Stamp(now_), 0, std::nullopt, pf::ftrace_event::kCpuFrequency, payload_);
+  ++ftrace_events_;
+}
+
+void Simulator::EmitTaskNewtask(int32_t child_tid, uint64_t clone_flags) {
+  if (executing_cpu_ < 0) return;
+  const uint32_t cpu = static_cast<uint32_t>(executing_cpu_);
+  const Thread& parent = threads_[cpus_[cpu].current];
+  payload_.Clear();
+  payload_.Int(task_newtask::kPid, child_tid);
+  payload_.String(task_newtask::kComm, comms_[parent.comm]);
+  payload_.Varint(task_newtask::kCloneFlags, clone_flags);
+  payload_.Int(task_newtask::kOomScoreAdj, -1000);
+  bundles_.Plain(cpu, Stamp(now_), parent.tid, std::nullopt, pf::ftrace_event::kTaskNewtask,
+                 payload_);
+  ++ftrace_events_;
+}
+
+void Simulator::EmitTaskRename(const std::string& new_comm) {
+  if (executing_cpu_ < 0) return;
+  const uint32_t cpu = static_cast<uint32_t>(executing_cpu_);
+  Thread& self = threads_[cpus_[cpu].current];
+  payload_.Clear();
+  payload_.Int(task_rename::kPid, self.tid);
+  payload_.String(task_rename::kOldcomm, comms_[self.comm]);
+  self.comm = Comm(new_comm);
+  payload_.String(task_rename::kNewcomm, comms_[self.comm]);
+  payload_.Int(task_rename::kOomScoreAdj, 0);
+  bundles_.Plain(cpu, Stamp(now_), self.tid, std::nullopt, pf::ftrace_event::kTaskRename,
+                 payload_);
   ++ftrace_events_;
 }
 

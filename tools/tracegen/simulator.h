@@ -184,6 +184,10 @@ class Simulator {
   // `cap_khz` > 0 caps it from now on (thermal throttling).
   void SetClusterFrequency(uint32_t cluster, uint32_t khz);
   void SetClusterCap(uint32_t cluster, uint32_t cap_khz);
+  // From inside a kCall: the running thread forks `child_tid` (task_newtask, which carries the
+  // parent's comm), or renames itself (task_rename, as prctl(PR_SET_NAME) does).
+  void EmitTaskNewtask(int32_t child_tid, uint64_t clone_flags);
+  void EmitTaskRename(const std::string& new_comm);
   void RunUntilEnd();
 
   const std::vector<BinderRecord>& binder_records() const { return binder_; }

@@ -256,10 +256,27 @@ void Startup(AndroidWorld& w, const Params& p, Scenario& s, const std::string& t
     return a;
   };
   const int64_t t_app = t0 + 5 * kMs;
-  w.sim().At(t_app, [&w, type, app_program](int64_t now) {
-    if (type == "cold") w.SpawnApp(now);
-    w.sim().Deliver(w.app_main, app_program());
-  });
+  if (type == "cold") {
+    // system_server asks zygote for a process; zygote forks it, and the child renames its
+    // main thread before attaching to system_server.
+    w.sim().At(t_app, [&w, app_program](int64_t) {
+      w.sim().Deliver(w.zygote_main, {
+          Action::Run(1'200'000),
+          Action::Call([&w, app_program](int64_t now) {
+            w.SpawnApp(now);
+            // SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, as fork() does.
+            w.sim().EmitTaskNewtask(AndroidWorld::kAppPid, 0x01200011);
+            std::vector<Action> prog = app_program();
+            prog.insert(prog.begin(), Action::Call([&w](int64_t) {
+              w.sim().EmitTaskRename(synth::MainThreadComm(AndroidWorld::kPackage));
+            }));
+            w.sim().Deliver(w.app_main, std::move(prog));
+          }),
+      });
+    });
+  } else {
+    w.sim().At(t_app, [&w, app_program](int64_t) { w.sim().Deliver(w.app_main, app_program()); });
+  }
   f.on_first_queued = [&w, ss, binder, launch, pkg, truth, type](int64_t queued) {
     // WindowManager learns the window is drawn once SurfaceFlinger has latched the frame.
     w.sim().At(queued + w.period() + 1 * kMs, [&w, ss, binder, launch, pkg, truth, type](int64_t) {

@@ -204,6 +204,11 @@ TEST(TracegenTest, StartupCold) {
   Generated g = Generate("startup_cold");
   ExpectStartup(g, "cold");
   ExpectFramesMatchTruth(g);
+  // zygote forked the app during the trace; its main thread renamed itself.
+  EXPECT_EQ(QueryRows(*g.trace, "SELECT t.name, p.name FROM thread t JOIN process p USING (upid) "
+                                "WHERE t.tid = 8123"),
+            std::vector<std::string>{"om.example.feed,com.example.feed"});
+  EXPECT_EQ(QueryInt(*g.trace, "SELECT COUNT(*) FROM ftrace_event WHERE name = 'task_newtask'"), 1);
 }
 
 TEST(TracegenTest, StartupColdSlowIoHasMainThreadDState) {
