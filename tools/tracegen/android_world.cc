@@ -184,12 +184,20 @@ void AndroidWorld::NoiseGenerator(int32_t thread, double mean_run, double mean_s
   Simulator::Thread& th = sim_.thread(thread);
   const int64_t run = static_cast<int64_t>(std::clamp(r.Exponential(mean_run), 15'000.0, 30 * mean_run));
   const bool slice = traced && r.Chance(0.6);
+  const NoiseMarkers* markers = nullptr;
   if (slice) {
-    th.program.push_back(Action::Print(absl::StrCat(
-        "B|", th.tgid, "|", kBackgroundSlices[r.Below(std::size(kBackgroundSlices))])));
+    auto [it, added] = noise_markers_.try_emplace(th.tgid);
+    if (added) {
+      for (const char* name : kBackgroundSlices) {
+        it->second.begin.push_back(absl::StrCat("B|", th.tgid, "|", name));
+      }
+      it->second.end = absl::StrCat("E|", th.tgid);
+    }
+    markers = &it->second;
+    th.program.push_back(Action::PrintRef(&markers->begin[r.Below(std::size(kBackgroundSlices))]));
   }
   th.program.push_back(Action::Run(run));
-  if (slice) th.program.push_back(Action::Print(absl::StrCat("E|", th.tgid)));
+  if (markers) th.program.push_back(Action::PrintRef(&markers->end));
   const bool d = r.Chance(0.08);
   th.program.push_back(Action::Sleep(static_cast<int64_t>(std::max(20'000.0, r.Exponential(mean_sleep))), d, d));
 }

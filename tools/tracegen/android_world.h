@@ -6,6 +6,7 @@
 // process_tree, android_log).
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,12 @@ class AndroidWorld {
   GroundTruth truth_;
   std::vector<LogLine> logs_;
   bool big_boost_ = false;
+  // "B|pid|slice" / "E|pid" markers of background processes, by pid (reused, not rebuilt).
+  struct NoiseMarkers {
+    std::vector<std::string> begin;
+    std::string end;
+  };
+  std::map<int32_t, NoiseMarkers> noise_markers_;
   int32_t next_pid_ = 2000;
 };
 

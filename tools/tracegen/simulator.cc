@@ -192,7 +192,7 @@ void Simulator::Continue(uint32_t cpu) {
         StartSegment(cpu);
         return;
       case Action::kPrint:
-        EmitPrint(cpu, th->tid, a.text);
+        EmitPrint(cpu, th->tid, a.ref ? *a.ref : a.text);
         th->program.pop_front();
         continue;
       case Action::kSleep: {
@@ -637,7 +637,10 @@ synth::SchedSide Simulator::Side(uint32_t cpu, int32_t thread) const {
 void Simulator::EmitPrint(uint32_t cpu, int32_t tid, const std::string& text) {
   payload_.Clear();
   payload_.Varint(pf::print_ftrace_event::kIp, 0xffffffc0101a2b3cull);  // tracing_mark_write
-  payload_.String(pf::print_ftrace_event::kBuf, text + "\n");
+  // The kernel's print event keeps the newline atrace writes.
+  line_.assign(text);
+  line_.push_back('\n');
+  payload_.String(pf::print_ftrace_event::kBuf, line_);
   bundles_.Plain(cpu, Stamp(now_), tid, std::nullopt, pf::ftrace_event::kPrint, payload_);
   ++ftrace_events_;
 }

@@ -49,11 +49,18 @@ struct Action {
   std::string text;
   std::string text2;
   std::function<void(int64_t)> fn;
+  const std::string* ref = nullptr;  // kPrint: a marker kept alive by the caller, not copied
 
   static Action Run(int64_t work) { return Action{kRun, work}; }
   static Action Print(std::string s) {
     Action x{kPrint};
     x.text = std::move(s);
+    return x;
+  }
+  // A marker text owned by the caller for the whole simulation (hot paths: no copy).
+  static Action PrintRef(const std::string* s) {
+    Action x{kPrint};
+    x.ref = s;
     return x;
   }
   static Action Sleep(int64_t dur, bool uninterruptible = false, bool io_wait = false) {
@@ -296,6 +303,7 @@ class Simulator {
   int64_t ftrace_events_ = 0;
   uint32_t preempt_bit_ = 0x100;  // "R+" on kernels >= 4.14
   proto::Writer payload_;
+  std::string line_;
   // thread -> [(runnable since, running at)], for tracked threads only
   std::vector<std::vector<std::pair<int64_t, int64_t>>> runnable_spans_;
   std::vector<int64_t> runnable_since_;
