@@ -81,6 +81,7 @@ const char* HypothesisStatusName(verify::HypothesisStatus s) {
 void ToProto(const verify::AnalysisRecord& r, tracewise::v1::AnalysisRecord* out) {
   out->set_scene(r.scene);
   out->set_deterministic(r.deterministic);
+  out->set_quick_mode(r.quick_mode);
   for (const auto& a : r.requirements.plan_aspects) out->add_required_plan_aspects(a);
   for (const auto& p : r.requirements.mandatory_phases) out->add_mandatory_phases(p);
   auto* plan = out->mutable_plan();
@@ -140,6 +141,7 @@ verify::AnalysisRecord FromProto(const tracewise::v1::AnalysisRecord& in) {
   verify::AnalysisRecord r;
   r.scene = in.scene();
   r.deterministic = in.deterministic();
+  r.quick_mode = in.quick_mode();
   r.requirements.plan_aspects.assign(in.required_plan_aspects().begin(), in.required_plan_aspects().end());
   r.requirements.mandatory_phases.assign(in.mandatory_phases().begin(), in.mandatory_phases().end());
   r.plan.present = in.plan().present();

@@ -82,6 +82,7 @@ struct SceneRequirements {
 struct AnalysisRecord {
   std::string scene;
   bool deterministic = false;  // produced by the offline analyst
+  bool quick_mode = false;     // a quick answer to a factual question: no plan required
   SceneRequirements requirements;
   Plan plan;
   std::vector<ToolCall> tool_calls;

@@ -48,7 +48,7 @@ std::string StatedText(const AnalysisRecord& record) {
 
 void CheckPlan(const AnalysisRecord& record, Issues& out) {
   if (!record.plan.present) {
-    if (!record.deterministic) {
+    if (!record.deterministic && !record.quick_mode) {
       Add(out, IssueSeverity::kError, "plan_missing",
           "No plan was submitted. Submit a plan (submit_plan) covering the scene's aspects "
           "before concluding.");

@@ -66,6 +66,9 @@ TEST(VerifierTest, MissingPlanAndIncompletePhases) {
   EXPECT_TRUE(HasIssue(Verify(r), "plan_missing", IssueSeverity::kError));
   r.deterministic = true;  // the offline analyst's procedure is its plan
   EXPECT_FALSE(HasIssue(Verify(r), "plan_missing", IssueSeverity::kError));
+  r.deterministic = false;
+  r.quick_mode = true;  // a factual answer needs no plan
+  EXPECT_FALSE(HasIssue(Verify(r), "plan_missing", IssueSeverity::kError));
 }
 
 TEST(VerifierTest, UngroundedNumbersInSevereFindingsAreErrors) {
