@@ -143,6 +143,7 @@ pb::DataEnvelope ToEnvelope(const StepResult& r, const std::string& trace_id) {
   p->set_sql(r.sql);
   for (const auto& [name, value] : r.parameters) *p->add_parameters() = Param(name, value);
   p->set_elapsed_ns(r.elapsed_ns);
+  p->set_kind(r.kind);
   return e;
 }
 
@@ -166,6 +167,7 @@ StepResult FromEnvelope(const pb::DataEnvelope& e) {
     r.parameters.emplace_back(p.name(), FromProto(p.value()));
   }
   r.elapsed_ns = e.provenance().elapsed_ns();
+  r.kind = e.provenance().kind();
   return r;
 }
 

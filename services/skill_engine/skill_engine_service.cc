@@ -75,7 +75,11 @@ grpc::Status SkillEngineService::InvokeSkill(grpc::ServerContext* context,
   bool client_gone = false;
   executor.Run(*skill, params, [&](const skills::SkillEvent& e) {
     if (client_gone) return;
-    if (context->IsCancelled() || !writer->Write(skills::ToProto(e, request->trace_id()))) {
+    pb::SkillEvent event = skills::ToProto(e, request->trace_id());
+    if (e.kind == skills::SkillEvent::Kind::kSkillCompleted && e.depth == 0) {
+      event.set_output_step(skill->output);
+    }
+    if (context->IsCancelled() || !writer->Write(event)) {
       client_gone = true;
       cancelled = true;
     }

@@ -24,6 +24,7 @@ StepResult Sample() {
   r.sql = "SELECT ... WHERE upid = :upid";
   r.parameters = {{"upid", SqlValue::Int(12)}, {"name", SqlValue::String("x")}};
   r.elapsed_ns = 1234;
+  r.kind = "sql";
   r.artifact_id = "frame_overview.layers-0badf00d";
   return r;
 }
@@ -47,6 +48,7 @@ TEST(EnvelopeProtoTest, StepResultRoundTrip) {
   EXPECT_EQ(back.step, r.step);
   EXPECT_EQ(back.sql, r.sql);
   EXPECT_EQ(back.elapsed_ns, r.elapsed_ns);
+  EXPECT_EQ(back.kind, "sql");  // the executor picks a skill's output by step kind
   EXPECT_TRUE(back.truncated);
   ASSERT_EQ(back.columns.size(), 3u);
   EXPECT_EQ(back.columns[1].type, ColumnType::kDurationNs);
