@@ -284,7 +284,9 @@ absl::StatusOr<ChatResponse> AnthropicMessagesProvider::Chat(const ChatRequest& 
   std::string base = settings_.base_url;
   while (!base.empty() && base.back() == '/') base.pop_back();
   http.url = absl::EndsWith(base, "/v1") ? base + "/messages" : base + "/v1/messages";
-  http.body = BuildAnthropicMessagesBody(request, model).dump();
+  // Trace text may hold invalid UTF-8: replace it rather than throw.
+  http.body = BuildAnthropicMessagesBody(request, model)
+                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   http.headers.push_back({"Content-Type", "application/json"});
   http.headers.push_back(
       {"Accept", request.options.stream ? "text/event-stream" : "application/json"});

@@ -301,7 +301,9 @@ absl::StatusOr<ChatResponse> OpenAiChatProvider::Chat(const ChatRequest& request
       settings_.openai_max_completion_tokens.value_or(HostIsOpenAi(settings_.base_url));
   HttpRequest http;
   http.url = JoinUrl(settings_.base_url, "/chat/completions");
-  http.body = BuildOpenAiChatBody(request, model, completion_tokens).dump();
+  // Trace text may hold invalid UTF-8: replace it rather than throw.
+  http.body = BuildOpenAiChatBody(request, model, completion_tokens)
+                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   http.headers.push_back({"Content-Type", "application/json"});
   http.headers.push_back(
       {"Accept", request.options.stream ? "text/event-stream" : "application/json"});

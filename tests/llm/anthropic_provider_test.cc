@@ -168,6 +168,16 @@ TEST_F(AnthropicProviderTest, SendsToolsAndGroupsConsecutiveToolResults) {
   EXPECT_EQ(json::parse(server_.Requests().at(0).body), expected) << server_.Requests().at(0).body;
 }
 
+TEST_F(AnthropicProviderTest, InvalidUtf8InTheConversationIsReplacedNotThrown) {
+  server_.Enqueue(Stream(TextStream()));
+  ChatRequest r = Hello();
+  r.messages[0].text = std::string("slice \xc3 name");
+  AnthropicMessagesProvider provider = Provider();
+  ASSERT_TRUE(provider.Chat(r, {}).ok());
+  json body = json::parse(server_.Requests().at(0).body);
+  EXPECT_EQ(body["messages"][0]["content"][0]["text"], "slice \xEF\xBF\xBD name");
+}
+
 TEST_F(AnthropicProviderTest, NonStreamingResponseWithCacheWrite) {
   server_.Enqueue(JsonResponse(200, R"({
     "id": "msg_2", "type": "message", "role": "assistant", "model": "claude-test-1",

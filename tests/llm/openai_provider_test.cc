@@ -196,6 +196,18 @@ TEST_F(OpenAiProviderTest, SendsToolsHistoryAndOptionsInTheWireShape) {
   EXPECT_EQ(json::parse(server_.Requests().at(0).body), expected) << server_.Requests().at(0).body;
 }
 
+TEST_F(OpenAiProviderTest, InvalidUtf8InTheConversationIsReplacedNotThrown) {
+  server_.Enqueue(Stream(TextStream()));
+  ChatRequest r = Hello();
+  r.messages.push_back({Role::kAssistant, "", {{"call_1", "execute_sql", "{}"}}});
+  r.messages.push_back({Role::kTool, std::string("thread name \xff\xfe broken"), {}, "call_1", false});
+  OpenAiChatProvider provider = Provider();
+  auto response = provider.Chat(r, {});
+  ASSERT_TRUE(response.ok()) << response.status();
+  json body = json::parse(server_.Requests().at(0).body);
+  EXPECT_EQ(body["messages"].back()["content"], "thread name \xEF\xBF\xBD\xEF\xBF\xBD broken");
+}
+
 TEST_F(OpenAiProviderTest, NonStreamingResponse) {
   server_.Enqueue(JsonResponse(200, R"({
     "id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-test-1",

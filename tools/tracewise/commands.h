@@ -17,5 +17,6 @@ int RunBench(const Args& args);
 int RunSynthSched(const Args& args);
 int RunTracegen(const Args& args);
 int RunSkillCommand(const Args& args);
+int RunLlm(const Args& args);
 
 }  // namespace tw::cli

@@ -20,7 +20,8 @@ void PrintUsage() {
                "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n"
                "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n"
                "  tracegen SCENARIO -o OUT | --list           synthetic Android trace + ground truth\n"
-               "  skill list|describe|run|validate ...        analysis skills (skill --help)\n");
+               "  skill list|describe|run|validate ...        analysis skills (skill --help)\n"
+               "  llm ping [\"prompt\"]                          check the configured LLM provider\n");
 }
 
 }  // namespace
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   if (command == "synth-sched") return tw::cli::RunSynthSched(args);
   if (command == "tracegen") return tw::cli::RunTracegen(args);
   if (command == "skill") return tw::cli::RunSkillCommand(args);
+  if (command == "llm") return tw::cli::RunLlm(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;
