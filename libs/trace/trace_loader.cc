@@ -48,6 +48,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kFrameTimeline: return "frame_timeline";
     case EventType::kAndroidInputEvent: return "android_input_event";
     case EventType::kGpuMemTotal: return "gpu_mem_total";
+    case EventType::kAndroidProcessLifecycle: return "android_process_lifecycle";
   }
   return "unknown";
 }

@@ -42,6 +42,7 @@ enum class EventType : uint8_t {
   kFrameTimeline,    // an Android FrameTimelineEvent start or end (FrameTimelineData)
   kAndroidInputEvent,  // an InputDispatcher motion/key event or window dispatch
   kGpuMemTotal,        // a GpuMemTotalEvent packet (GpuMemTotalData, inline)
+  kAndroidProcessLifecycle,  // a framework process start / binder death (TrackEvent extension)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -376,6 +377,24 @@ struct AndroidInputEventData {
   std::vector<Arg> args;
 };
 
+// The Android framework's process lifecycle TrackEvent extensions (frameworks/base
+// AndroidProcessStartEvent and AndroidBinderDiedEvent), with enums already named.
+struct AndroidProcessLifecycleData {
+  bool is_start = true;  // false: binder died
+  int64_t pid = 0;
+  std::optional<int64_t> uid;
+  StringId process_name = kNullStringId;
+  std::optional<int64_t> start_seq_id;
+  std::optional<int64_t> package_uid;
+  std::optional<int64_t> caller_uid;
+  std::optional<int64_t> defining_uid;
+  StringId trigger_type = kNullStringId;
+  StringId hosting_type = kNullStringId;
+  StringId hosting_name = kNullStringId;
+  std::optional<int64_t> bind_application_delay_ms;
+  std::optional<int64_t> process_start_delay_ms;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -427,6 +446,7 @@ struct Event {
       case EventType::kGlobalInstant:
       case EventType::kFrameTimeline:
       case EventType::kAndroidInputEvent:
+      case EventType::kAndroidProcessLifecycle:
         return true;
       default:
         return false;

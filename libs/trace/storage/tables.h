@@ -459,4 +459,38 @@ class AndroidUserListTable : public Table {
   StringColumn type{this, "type"};
 };
 
+// Per-process lifecycle from the Android framework's TrackEvents (process start, binder death).
+class AndroidTrackEventProcessTable : public Table {
+ public:
+  AndroidTrackEventProcessTable() : Table("android_track_event_process") {}
+  IntColumn<uint32_t> upid{this, "upid"};
+  IntColumn<int64_t> start_seq_id{this, "start_seq_id", true};
+  IntColumn<int64_t> package_uid{this, "package_uid", true};
+  IntColumn<int64_t> caller_uid{this, "caller_uid", true};
+  IntColumn<int64_t> defining_uid{this, "defining_uid", true};
+  IntColumn<int64_t> fw_start_ts{this, "fw_start_ts", true};
+  IntColumn<int64_t> fw_end_ts{this, "fw_end_ts", true};
+  StringColumn trigger_type{this, "trigger_type"};
+  StringColumn hosting_type{this, "hosting_type"};
+  StringColumn hosting_name{this, "hosting_name"};
+  IntColumn<int64_t> bind_application_delay_ms{this, "bind_application_delay_ms", true};
+  IntColumn<int64_t> process_start_delay_ms{this, "process_start_delay_ms", true};
+
+  uint32_t Insert(uint32_t u) {
+    upid.Append(u);
+    start_seq_id.Append(OptI64());
+    package_uid.Append(OptI64());
+    caller_uid.Append(OptI64());
+    defining_uid.Append(OptI64());
+    fw_start_ts.Append(OptI64());
+    fw_end_ts.Append(OptI64());
+    trigger_type.Append(kNullStringId);
+    hosting_type.Append(kNullStringId);
+    hosting_name.Append(kNullStringId);
+    bind_application_delay_ms.Append(OptI64());
+    process_start_delay_ms.Append(OptI64());
+    return CommitRow();
+  }
+};
+
 }  // namespace tw

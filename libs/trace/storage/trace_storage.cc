@@ -127,7 +127,8 @@ std::vector<Table*> TraceStorage::AllTables() {
           &track,   &slice,   &counter,  &state,        &flow,           &args,
           &ftrace_event, &logs, &metadata, &stats, &clock_snapshot, &machine,
           &package_list, &android_motion_events, &android_key_events,
-          &android_input_event_dispatch, &android_user_list};
+          &android_input_event_dispatch, &android_user_list,
+          &android_track_event_process};
 }
 
 size_t TraceStorage::memory_bytes() const {

@@ -76,6 +76,7 @@ class TraceStorage {
   AndroidKeyEventsTable android_key_events;
   AndroidInputEventDispatchTable android_input_event_dispatch;
   AndroidUserListTable android_user_list;
+  AndroidTrackEventProcessTable android_track_event_process;
 
   // Every table, for registration with SQLite.
   std::vector<Table*> AllTables();

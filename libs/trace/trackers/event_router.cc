@@ -10,6 +10,7 @@ EventRouter::EventRouter(TraceContext* context)
       storage_(context->storage),
       frame_timeline_(context),
       input_events_(context),
+      framework_processes_(context),
       gpu_memory_(context),
       v4l2_(context),
       virtio_(context),
@@ -58,6 +59,9 @@ void EventRouter::Route(Event& e) {
       input_events_.OnEvent(e.ts, e.As<AndroidInputEventData>());
       break;
     case EventType::kGpuMemTotal: gpu_memory_.OnPacketEvent(e.ts, e.gpu_mem_total); break;
+    case EventType::kAndroidProcessLifecycle:
+      framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
+      break;
     case EventType::kIrqEnter:
     case EventType::kIrqExit:
     case EventType::kSoftIrqEnter:

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
+#include "libs/trace/trackers/android_framework_process_tracker.h"
 #include "libs/trace/trackers/android_input_tracker.h"
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
@@ -43,6 +44,7 @@ class EventRouter {
   TraceStorage* storage_;
   FrameTimelineTracker frame_timeline_;
   AndroidInputTracker input_events_;
+  AndroidFrameworkProcessTracker framework_processes_;
   GpuMemoryTracker gpu_memory_;
   V4l2Tracker v4l2_;
   VirtioTracker virtio_;

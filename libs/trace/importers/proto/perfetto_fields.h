@@ -1696,4 +1696,31 @@ inline constexpr uint32_t kType = 1;  // string, e.g. "android.os.usertype.full.
 inline constexpr uint32_t kUid = 2;   // int32, the Android user id
 }  // namespace android_user_list_user_info
 
+// TrackEvent extensions of frameworks/base (frameworks_base_track_event.proto).
+namespace frameworks_base_track_event {
+inline constexpr uint32_t kProcessStartEvent = 2010;  // AndroidProcessStartEvent
+inline constexpr uint32_t kBinderDiedEvent = 2013;    // AndroidBinderDiedEvent
+}  // namespace frameworks_base_track_event
+namespace android_process_start_event {
+inline constexpr uint32_t kUid = 1;                     // int32
+inline constexpr uint32_t kPid = 2;                     // int32
+inline constexpr uint32_t kProcessName = 3;             // string
+inline constexpr uint32_t kBindApplicationDelayMs = 4;  // int64
+inline constexpr uint32_t kProcessStartDelayMs = 5;     // int64
+inline constexpr uint32_t kHostingName = 6;             // string
+inline constexpr uint32_t kHostingType = 7;             // enum HostingTypeId
+inline constexpr uint32_t kTriggerType = 8;             // enum TriggerType
+inline constexpr uint32_t kHostingZygoteVariant = 9;    // enum HostingZygoteVariant
+inline constexpr uint32_t kStartSeqId = 10;             // int64
+inline constexpr uint32_t kPackageUid = 11;             // int32
+inline constexpr uint32_t kCallerUid = 12;              // int32
+inline constexpr uint32_t kDefiningUid = 13;            // int32
+}  // namespace android_process_start_event
+namespace android_binder_died_event {
+inline constexpr uint32_t kUid = 1;          // int32
+inline constexpr uint32_t kPid = 2;          // int32
+inline constexpr uint32_t kProcessName = 3;  // string
+inline constexpr uint32_t kStartSeqId = 4;   // int64
+}  // namespace android_binder_died_event
+
 }  // namespace tw::pf

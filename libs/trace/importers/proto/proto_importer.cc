@@ -390,6 +390,11 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
       return;
     case tp::kSynchronizationMarker:
       return;
+    case tp::kExtensionDescriptor:
+      if (data.type != proto::kLengthDelimited || !ctx_->enum_names.AddExtensionDescriptor(data)) {
+        ctx_->storage->IncrementStat("proto_decode_errors");
+      }
+      return;
     default:
       if (!system_probes_.Decode(packet, data)) {
         ctx_->storage->IncrementStat("unknown_packet_types");

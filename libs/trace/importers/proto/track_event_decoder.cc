@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "libs/trace/importers/proto/android_framework_event_decoder.h"
 #include "libs/trace/importers/proto/debug_annotation_decoder.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -87,6 +88,7 @@ struct RawEvent {
   std::optional<uint64_t> correlation_id;
   std::optional<std::string_view> correlation_id_str;
   std::optional<uint64_t> correlation_id_str_iid;
+  std::vector<proto::Field> framework_extensions;  // Android framework process lifecycle
 };
 
 bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
@@ -130,7 +132,9 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
       case te::kCorrelationId: e->correlation_id = f.as_uint64(); break;
       case te::kCorrelationIdStr: e->correlation_id_str = f.as_string(); break;
       case te::kCorrelationIdStrIid: e->correlation_id_str_iid = f.as_uint64(); break;
-      default: break;
+      default:
+        if (IsAndroidFrameworkTrackEventExtension(f.id)) e->framework_extensions.push_back(f);
+        break;
     }
   }
   return !d.error();
@@ -591,6 +595,10 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
 
   ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
              Event::WithPayload(ts, EventType::kTrackEvent, std::move(data)));
+  // After the event itself, as trace_processor handles extensions once the slice exists.
+  for (const proto::Field& extension : e.framework_extensions) {
+    DecodeAndroidFrameworkTrackEventExtension(ctx_, packet, ts, extension);
+  }
 }
 
 }  // namespace tw
