@@ -73,6 +73,8 @@ struct ChatRequest {
   RequestOptions options;
 };
 
+// input_tokens counts every prompt token, the cached and cache-written ones included (OpenAI's
+// prompt_tokens; Anthropic's input + cache read + cache creation), so costs price each part once.
 struct Usage {
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
@@ -111,7 +113,8 @@ class LlmProvider {
  public:
   virtual ~LlmProvider() = default;
   // Sends one request and returns the assembled response. Errors: UNAUTHENTICATED (bad key),
-  // NOT_FOUND (unknown model / endpoint), INVALID_ARGUMENT (bad request, context too long),
+  // PERMISSION_DENIED (the key may not use this model), NOT_FOUND (unknown model / endpoint),
+  // INVALID_ARGUMENT (bad request, context too long),
   // RESOURCE_EXHAUSTED (rate limited after retries), UNAVAILABLE (server errors after retries,
   // connection failures), DEADLINE_EXCEEDED, CANCELLED.
   virtual absl::StatusOr<ChatResponse> Chat(const ChatRequest& request,

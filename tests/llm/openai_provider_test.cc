@@ -416,6 +416,46 @@ TEST_F(OpenAiProviderTest, CancellationMidStream) {
   EXPECT_EQ(server_.RequestCount(), 1);
 }
 
+TEST_F(OpenAiProviderTest, CancellationWhileWaitingForTheFirstByte) {
+  ScriptedResponse thinking = Stream(TextStream());
+  thinking.delay_before_response_ms = 3000;
+  server_.Enqueue(thinking);
+  OpenAiChatProvider provider = Provider();
+  const auto start = std::chrono::steady_clock::now();
+  StreamCallbacks callbacks;
+  callbacks.is_cancelled = [start] { return testing::MsSince(start) > 100; };
+  auto response = provider.Chat(Hello(), callbacks);
+  const int64_t elapsed = testing::MsSince(start);
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), absl::StatusCode::kCancelled) << response.status();
+  EXPECT_LT(elapsed, 1600);  // polled at least about once a second while waiting
+}
+
+TEST_F(OpenAiProviderTest, RetryAfterBeyondTheLimitOrTheDeadlineIsNotWaitedFor) {
+  ScriptedResponse limited = JsonResponse(429, R"({"error":{"message":"Rate limit reached","type":"requests"}})");
+  limited.headers = {{"retry-after", "600"}};
+  server_.Enqueue(limited);
+  OpenAiChatProvider provider = Provider();
+  const auto start = std::chrono::steady_clock::now();
+  auto response = provider.Chat(Hello(), {});
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(response.status().message().find("retry after 600 s; not waiting"), std::string::npos)
+      << response.status();
+  EXPECT_LT(testing::MsSince(start), 1000);
+  EXPECT_EQ(server_.RequestCount(), 1);
+
+  limited.headers = {{"retry-after", "2"}};
+  server_.Enqueue(limited);
+  ChatRequest r = Hello();
+  r.options.timeout_ms = 500;
+  auto late = provider.Chat(r, {});
+  ASSERT_FALSE(late.ok());
+  EXPECT_EQ(late.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_NE(late.status().message().find("rate limited"), std::string::npos) << late.status();
+  EXPECT_EQ(server_.RequestCount(), 2);
+}
+
 TEST_F(OpenAiProviderTest, NothingListeningIsUnavailableAfterRetries) {
   int port;
   {
