@@ -305,7 +305,8 @@ absl::StatusOr<ChatResponse> AnthropicMessagesProvider::Chat(const ChatRequest& 
   for (const auto& h : settings_.extra_headers) http.headers.push_back(h);
 
   TransportSettings transport{"anthropic", settings_.api_key, settings_.connect_timeout_ms,
-                              settings_.idle_timeout_ms, settings_.retry, settings_.jitter_seed};
+                              settings_.idle_timeout_ms, settings_.retry, settings_.jitter_seed,
+                              &pool_};
   AttemptStats stats;
   auto result = PostWithRetries(
       transport, std::move(http), request.options, model, callbacks,

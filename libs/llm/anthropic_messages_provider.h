@@ -33,6 +33,7 @@ class AnthropicMessagesProvider : public LlmProvider {
 
  private:
   ProviderSettings settings_;
+  ConnectionPool pool_;
   std::atomic<int> last_attempts_{0};
 };
 

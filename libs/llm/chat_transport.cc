@@ -64,7 +64,7 @@ absl::StatusOr<ChatResponse> PostWithRetries(
     } else {
       request.on_body = nullptr;
     }
-    absl::StatusOr<HttpResponse> response = HttpPost(request);
+    absl::StatusOr<HttpResponse> response = HttpPost(request, settings.pool);
 
     std::optional<int64_t> retry_after;
     bool retryable = false;

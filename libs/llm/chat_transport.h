@@ -54,6 +54,7 @@ struct TransportSettings {
   int64_t idle_timeout_ms = 120'000;
   RetryPolicy retry;
   uint64_t jitter_seed = 0;  // 0 = seeded from the clock
+  ConnectionPool* pool = nullptr;  // keep connections between requests (the provider owns it)
 };
 
 struct AttemptStats {

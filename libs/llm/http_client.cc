@@ -119,8 +119,16 @@ int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return static_cast<Transfer*>(user)->ShouldAbort() ? 1 : 0;
 }
 
-struct CurlDeleter {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
+// Returns the handle to its pool, or cleans it up.
+struct CurlReleaser {
+  ConnectionPool* pool = nullptr;
+  void operator()(CURL* c) const {
+    if (pool) {
+      pool->Release(c);
+    } else {
+      curl_easy_cleanup(c);
+    }
+  }
 };
 struct SlistDeleter {
   void operator()(curl_slist* l) const { curl_slist_free_all(l); }
@@ -128,7 +136,36 @@ struct SlistDeleter {
 
 }  // namespace
 
-absl::StatusOr<HttpResponse> HttpPost(const HttpRequest& request) {
+ConnectionPool::~ConnectionPool() {
+  for (void* h : idle_) curl_easy_cleanup(static_cast<CURL*>(h));
+}
+
+void* ConnectionPool::Acquire() {
+  GlobalInitOnce();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      void* h = idle_.back();
+      idle_.pop_back();
+      return h;
+    }
+  }
+  return curl_easy_init();
+}
+
+void ConnectionPool::Release(void* handle) {
+  if (handle == nullptr) return;
+  // Forget this request's options (they point at its memory) but keep the live connections.
+  curl_easy_reset(static_cast<CURL*>(handle));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (idle_.size() < kMaxIdle) {
+    idle_.push_back(handle);
+    return;
+  }
+  curl_easy_cleanup(static_cast<CURL*>(handle));
+}
+
+absl::StatusOr<HttpResponse> HttpPost(const HttpRequest& request, ConnectionPool* pool) {
   GlobalInitOnce();
   const std::string origin = Origin(request.url);
   Transfer t;
@@ -145,7 +182,8 @@ absl::StatusOr<HttpResponse> HttpPost(const HttpRequest& request) {
     }
   }
 
-  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+  std::unique_ptr<CURL, CurlReleaser> curl(
+      pool ? static_cast<CURL*>(pool->Acquire()) : curl_easy_init(), CurlReleaser{pool});
   if (!curl) return absl::InternalError("curl_easy_init failed");
   std::unique_ptr<curl_slist, SlistDeleter> headers;
   for (const auto& [name, value] : request.headers) {

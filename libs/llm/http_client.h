@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,10 +48,30 @@ struct HttpResponse {
   }
 };
 
-// Performs one POST. A response with any HTTP status is a success here (the status is in the
-// result). Errors: UNAVAILABLE (cannot connect, connection reset or closed mid-body — the
+// Keeps finished libcurl handles, and with them their open connections, for the next request
+// to the same host: an agent turn then skips the TCP and TLS handshakes. Thread-safe; a request
+// that finds no idle handle makes a new one.
+class ConnectionPool {
+ public:
+  ConnectionPool() = default;
+  ~ConnectionPool();
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
+
+  void* Acquire();             // a CURL*, reset to default options
+  void Release(void* handle);  // back to the pool (or cleaned up when the pool is full)
+
+ private:
+  static constexpr size_t kMaxIdle = 4;
+  std::mutex mu_;
+  std::vector<void*> idle_;
+};
+
+// Performs one POST (reusing a pooled connection when `pool` is given). A response with any
+// HTTP status is a success here (the status is in the result). Errors: UNAVAILABLE (cannot connect, connection reset or closed mid-body — the
 // message says which), DEADLINE_EXCEEDED (deadline or idle timeout), CANCELLED (is_cancelled or
 // on_body said stop). Error messages never contain request headers (they carry the API key).
-absl::StatusOr<HttpResponse> HttpPost(const HttpRequest& request);
+absl::StatusOr<HttpResponse> HttpPost(const HttpRequest& request,
+                                      ConnectionPool* pool = nullptr);
 
 }  // namespace tw::llm

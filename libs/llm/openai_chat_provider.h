@@ -35,6 +35,7 @@ class OpenAiChatProvider : public LlmProvider {
 
  private:
   ProviderSettings settings_;
+  ConnectionPool pool_;
   std::atomic<int> last_attempts_{0};
 };
 

@@ -473,6 +473,37 @@ TEST_F(OpenAiProviderTest, NothingListeningIsUnavailableAfterRetries) {
   EXPECT_EQ(provider.last_attempts(), 3);
 }
 
+TEST_F(OpenAiProviderTest, ReusesTheConnectionAcrossRequests) {
+  server_.Enqueue(Stream(TextStream(), 50));
+  server_.Enqueue(JsonResponse(400, R"({"error":{"message":"bad","type":"invalid_request_error"}})"));
+  server_.Enqueue(Stream(TextStream()));
+  OpenAiChatProvider provider = Provider();
+  ASSERT_TRUE(provider.Chat(Hello(), {}).ok());
+  ASSERT_FALSE(provider.Chat(Hello(), {}).ok());
+  ASSERT_TRUE(provider.Chat(Hello(), {}).ok());
+  auto requests = server_.Requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_NE(requests[0].remote_port, 0);
+  EXPECT_EQ(requests[1].remote_port, requests[0].remote_port);
+  EXPECT_EQ(requests[2].remote_port, requests[0].remote_port);
+}
+
+TEST_F(OpenAiProviderTest, ANewConnectionAfterADroppedOne) {
+  std::string wire = TextStream();
+  ScriptedResponse dropped = Stream(wire.substr(0, wire.find("is blocked")));
+  dropped.drop_connection = true;
+  server_.Enqueue(dropped);
+  server_.Enqueue(Stream(TextStream()));
+  OpenAiChatProvider provider = Provider();
+  ASSERT_FALSE(provider.Chat(Hello(), {}).ok());
+  auto second = provider.Chat(Hello(), {});
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->text, "Main thread is blocked.");
+  auto requests = server_.Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_NE(requests[1].remote_port, requests[0].remote_port);
+}
+
 TEST_F(OpenAiProviderTest, AzureStyleKeyHeaderAndNoAuthForLocalServers) {
   server_.Enqueue(Stream(TextStream()));
   server_.Enqueue(Stream(TextStream()));

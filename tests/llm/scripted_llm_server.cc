@@ -50,6 +50,7 @@ void ScriptedLlmServer::Handle(const httplib::Request& req, httplib::Response& r
     ReceivedRequest r;
     r.path = req.path;
     r.body = req.body;
+    r.remote_port = req.remote_port;
     for (const auto& [name, value] : req.headers) {
       std::string lower = name;
       std::transform(lower.begin(), lower.end(), lower.begin(),

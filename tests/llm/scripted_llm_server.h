@@ -34,6 +34,7 @@ struct ReceivedRequest {
   std::string path;
   std::map<std::string, std::string> headers;  // lower-cased names
   std::string body;
+  int remote_port = 0;  // the client's side of the connection: equal ports = a reused connection
 };
 
 class ScriptedLlmServer {
