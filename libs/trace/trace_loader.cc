@@ -49,6 +49,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kAndroidInputEvent: return "android_input_event";
     case EventType::kGpuMemTotal: return "gpu_mem_total";
     case EventType::kAndroidProcessLifecycle: return "android_process_lifecycle";
+    case EventType::kGraphicsFrameEvent: return "graphics_frame_event";
   }
   return "unknown";
 }

@@ -43,6 +43,7 @@ enum class EventType : uint8_t {
   kAndroidInputEvent,  // an InputDispatcher motion/key event or window dispatch
   kGpuMemTotal,        // a GpuMemTotalEvent packet (GpuMemTotalData, inline)
   kAndroidProcessLifecycle,  // a framework process start / binder death (TrackEvent extension)
+  kGraphicsFrameEvent,  // a SurfaceFlinger buffer event (GraphicsFrameEventData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -395,6 +396,17 @@ struct AndroidProcessLifecycleData {
   std::optional<int64_t> process_start_delay_ms;
 };
 
+// One GraphicsFrameEvent.BufferEvent (SurfaceFlinger's buffer lifecycle of a layer).
+struct GraphicsFrameEventData {
+  uint32_t buffer_id = 0;
+  std::optional<uint32_t> type;  // BufferEventType; nullopt when absent
+  uint32_t frame_number = 0;
+  bool has_layer_name = false;
+  StringId layer_name = kNullStringId;
+  std::string layer_name_text;
+  int64_t duration_ns = 0;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -447,6 +459,7 @@ struct Event {
       case EventType::kFrameTimeline:
       case EventType::kAndroidInputEvent:
       case EventType::kAndroidProcessLifecycle:
+      case EventType::kGraphicsFrameEvent:
         return true;
       default:
         return false;

@@ -52,6 +52,8 @@ const std::vector<StatInfo>& StatsCatalog() {
        "Frame timeline events that could not be parsed."},
       {"interned_data_tokenizer_errors", false, "info", "analysis",
        "References to interned data that was never emitted."},
+      {"graphics_frame_event_parser_errors", false, "info", "analysis",
+       "GraphicsFrameEvent buffer events without a buffer id or of a type with no phase."},
       {"invalid_clock_snapshots", false, "error", "analysis", "Malformed clock snapshots."},
       {"memory_snapshot_parser_failure", false, "error", "analysis", "Memory snapshots not parsed."},
       {"misplaced_end_event", false, "data_loss", "analysis",

@@ -12,6 +12,7 @@ EventRouter::EventRouter(TraceContext* context)
       input_events_(context),
       framework_processes_(context),
       gpu_memory_(context),
+      graphics_frames_(context),
       v4l2_(context),
       virtio_(context),
       binder_(context),
@@ -59,6 +60,9 @@ void EventRouter::Route(Event& e) {
       input_events_.OnEvent(e.ts, e.As<AndroidInputEventData>());
       break;
     case EventType::kGpuMemTotal: gpu_memory_.OnPacketEvent(e.ts, e.gpu_mem_total); break;
+    case EventType::kGraphicsFrameEvent:
+      graphics_frames_.OnEvent(e.ts, e.As<GraphicsFrameEventData>());
+      break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;

@@ -13,6 +13,7 @@
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
 #include "libs/trace/trackers/gpu_memory_tracker.h"
+#include "libs/trace/trackers/graphics_frame_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
@@ -46,6 +47,7 @@ class EventRouter {
   AndroidInputTracker input_events_;
   AndroidFrameworkProcessTracker framework_processes_;
   GpuMemoryTracker gpu_memory_;
+  GraphicsFrameTracker graphics_frames_;
   V4l2Tracker v4l2_;
   VirtioTracker virtio_;
   BinderTracker binder_;

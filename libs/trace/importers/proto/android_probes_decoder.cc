@@ -201,4 +201,48 @@ void AndroidProbesDecoder::DecodeGpuMemTotal(const PacketContext& packet,
   ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id), std::move(e));
 }
 
+void AndroidProbesDecoder::DecodeGraphicsFrameEvent(const PacketContext& packet,
+                                                    const proto::Field& field) {
+  namespace be = pf::graphics_frame_event_buffer_event;
+  proto::Decoder d(field);
+  proto::Field f;
+  std::optional<proto::Field> buffer_event;
+  while (d.Next(&f)) {
+    if (f.id == pf::graphics_frame_event::kBufferEvent && f.type == proto::kLengthDelimited) {
+      buffer_event = f;
+    }
+  }
+  if (d.error()) {
+    ctx_->storage->IncrementStat("proto_decode_errors");
+    return;
+  }
+  if (!buffer_event) return;
+  GraphicsFrameEventData data;
+  bool has_buffer_id = false;
+  proto::Decoder bd(*buffer_event);
+  while (bd.Next(&f)) {
+    switch (f.id) {
+      case be::kFrameNumber: data.frame_number = f.as_uint32(); break;
+      case be::kType: data.type = f.as_uint32(); break;
+      case be::kLayerName:
+        data.has_layer_name = true;
+        data.layer_name_text = std::string(f.as_string());
+        data.layer_name = ctx_->Intern(f.as_string());
+        break;
+      case be::kDurationNs: data.duration_ns = static_cast<int64_t>(f.as_uint64()); break;
+      case be::kBufferId:
+        data.buffer_id = f.as_uint32();
+        has_buffer_id = true;
+        break;
+      default: break;
+    }
+  }
+  if (bd.error() || !has_buffer_id) {
+    ctx_->storage->IncrementStat("graphics_frame_event_parser_errors");
+    return;
+  }
+  ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
+             Event::WithPayload(packet.ts, EventType::kGraphicsFrameEvent, std::move(data)));
+}
+
 }  // namespace tw

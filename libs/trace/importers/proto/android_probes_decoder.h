@@ -3,7 +3,8 @@
 // REALTIME timestamps, plus the android_log_num_* stats), initial_display_state (the
 // ScreenState counter's first value), packages_list (the package_list table, first entry per
 // package name wins), user_list (the android_user_list table, the last type per user id wins) and
-// gpu_mem_total (GpuMemTotalData events).
+// gpu_mem_total (GpuMemTotalData events) and graphics_frame_event (SurfaceFlinger buffer
+// events, GraphicsFrameEventData; those without a buffer id are counted and dropped).
 
 #include <string>
 
@@ -23,6 +24,7 @@ class AndroidProbesDecoder {
   void DecodePackagesList(const proto::Field& field);
   void DecodeUserList(const proto::Field& field);
   void DecodeGpuMemTotal(const PacketContext& packet, const proto::Field& field);
+  void DecodeGraphicsFrameEvent(const PacketContext& packet, const proto::Field& field);
 
  private:
   void DecodeLogEvent(const PacketContext& packet, const proto::Field& field);

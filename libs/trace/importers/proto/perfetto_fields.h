@@ -1723,4 +1723,24 @@ inline constexpr uint32_t kProcessName = 3;  // string
 inline constexpr uint32_t kStartSeqId = 4;   // int64
 }  // namespace android_binder_died_event
 
+// GraphicsFrameEvent (protos/perfetto/trace/android/graphics_frame_event.proto).
+namespace graphics_frame_event {
+inline constexpr uint32_t kBufferEvent = 1;  // BufferEvent
+}  // namespace graphics_frame_event
+namespace graphics_frame_event_buffer_event {
+inline constexpr uint32_t kFrameNumber = 1;  // uint32
+inline constexpr uint32_t kType = 2;         // enum BufferEventType
+inline constexpr uint32_t kLayerName = 3;    // string
+inline constexpr uint32_t kDurationNs = 4;   // uint64
+inline constexpr uint32_t kBufferId = 5;     // uint32
+}  // namespace graphics_frame_event_buffer_event
+// GraphicsFrameEvent.BufferEventType values with a phase meaning.
+namespace graphics_buffer_event_type {
+inline constexpr uint32_t kDequeue = 1;
+inline constexpr uint32_t kQueue = 2;
+inline constexpr uint32_t kAcquireFence = 4;
+inline constexpr uint32_t kLatch = 5;
+inline constexpr uint32_t kPresentFence = 8;
+}  // namespace graphics_buffer_event_type
+
 }  // namespace tw::pf

@@ -86,6 +86,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
     case tp::kGpuMemTotalEvent:
       if (message) android_.DecodeGpuMemTotal(packet, field);
       return true;
+    case tp::kGraphicsFrameEvent:
+      if (message) android_.DecodeGraphicsFrameEvent(packet, field);
+      return true;
     case tp::kFrameTimelineEvent:
       if (message) frame_timeline_.Decode(packet, field);
       return true;
