@@ -13,6 +13,26 @@ const char* FindingSeverityName(FindingSeverity severity) {
   return "unknown";
 }
 
+FindingSeverity FindingSeverityFromSkill(skills::Severity s) {
+  switch (s) {
+    case skills::Severity::kCritical: return FindingSeverity::kCritical;
+    case skills::Severity::kWarning: return FindingSeverity::kHigh;
+    case skills::Severity::kInfo: return FindingSeverity::kLow;
+  }
+  return FindingSeverity::kInfo;
+}
+
+ReportFinding ReportFindingFromSkill(const skills::Finding& f) {
+  ReportFinding out;
+  out.severity = FindingSeverityFromSkill(f.severity);
+  out.title = f.title;
+  out.description = f.description;
+  if (!f.evidence_artifact_id.empty()) out.evidence.push_back(f.evidence_artifact_id);
+  out.suggestions = f.suggestions;
+  out.source = "skill " + f.skill + " / rule " + f.rule;
+  return out;
+}
+
 const skills::StepResult* AnalysisReport::FindArtifact(const std::string& id) const {
   for (const auto& a : artifacts) {
     if (a->artifact_id == id) return a.get();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "libs/skills/skill_executor.h"
 #include "libs/skills/step_result.h"
 #include "libs/verify/verify_issue.h"
 
@@ -14,6 +15,8 @@ namespace tw::agent {
 
 enum class FindingSeverity { kCritical, kHigh, kMedium, kLow, kInfo };
 const char* FindingSeverityName(FindingSeverity severity);
+// A skill's severities mapped onto the report's: critical → critical, warning → high, info → low.
+FindingSeverity FindingSeverityFromSkill(skills::Severity severity);
 
 struct ReportFinding {
   std::string id;  // "F1", "F2", ... in report order
@@ -24,6 +27,9 @@ struct ReportFinding {
   std::vector<std::string> suggestions;
   std::string source;  // e.g. "skill frame_overview / rule high_jank_rate"
 };
+
+// A skill's diagnostic finding as a report finding citing the skill step's artifact.
+ReportFinding ReportFindingFromSkill(const skills::Finding& finding);
 
 // One link of the causal chain: an observation, the evidence it rests on, and why the next
 // link was examined.

@@ -20,15 +20,6 @@ int64_t NowNs() {
       .count();
 }
 
-FindingSeverity FromSkillSeverity(skills::Severity s) {
-  switch (s) {
-    case skills::Severity::kCritical: return FindingSeverity::kCritical;
-    case skills::Severity::kWarning: return FindingSeverity::kHigh;
-    case skills::Severity::kInfo: return FindingSeverity::kLow;
-  }
-  return FindingSeverity::kInfo;
-}
-
 const char* StatusName(skills::SkillOutcome outcome) {
   switch (outcome) {
     case skills::SkillOutcome::kOk: return "ok";
@@ -221,22 +212,11 @@ std::map<std::string, std::shared_ptr<const skills::StepResult>> ArtifactsById(
   return out;
 }
 
-ReportFinding ToReportFinding(const skills::Finding& f) {
-  ReportFinding out;
-  out.severity = FromSkillSeverity(f.severity);
-  out.title = f.title;
-  out.description = f.description;
-  if (!f.evidence_artifact_id.empty()) out.evidence.push_back(f.evidence_artifact_id);
-  out.suggestions = f.suggestions;
-  out.source = absl::StrCat("skill ", f.skill, " / rule ", f.rule);
-  return out;
-}
-
 // The most severe finding of a run (first on ties: rules are written most important first).
 const skills::Finding* TopFinding(const Run& run) {
   const skills::Finding* top = nullptr;
   for (const auto& f : run.result.findings) {
-    if (!top || FromSkillSeverity(f.severity) < FromSkillSeverity(top->severity)) top = &f;
+    if (!top || FindingSeverityFromSkill(f.severity) < FindingSeverityFromSkill(top->severity)) top = &f;
   }
   return top;
 }
@@ -249,7 +229,7 @@ void BuildFindings(const std::vector<std::unique_ptr<Run>>& runs,
     for (const auto& f : run->result.findings) {
       // Called skills and repeated drills can state the same finding: keep its first statement.
       if (!seen.insert(absl::StrCat(f.title, "\n", f.description)).second) continue;
-      all.push_back(ToReportFinding(f));
+      all.push_back(ReportFindingFromSkill(f));
     }
   }
   std::stable_sort(all.begin(), all.end(), [](const ReportFinding& a, const ReportFinding& b) {
@@ -281,7 +261,7 @@ void BuildCausalChain(const std::vector<std::unique_ptr<Run>>& runs, AnalysisRep
   for (const auto& run : runs) {
     if (!run->drill.empty()) continue;
     const skills::Finding* top = TopFinding(*run);
-    if (top && (!symptom || FromSkillSeverity(top->severity) < FromSkillSeverity(symptom->severity))) {
+    if (top && (!symptom || FindingSeverityFromSkill(top->severity) < FindingSeverityFromSkill(symptom->severity))) {
       symptom = top;
     }
   }

@@ -15,13 +15,16 @@ nlohmann::json Value(const SqlValue& v) {
   return nullptr;
 }
 
-nlohmann::json Artifact(const skills::StepResult& r) {
+}  // namespace
+
+nlohmann::json ArtifactJson(const skills::StepResult& r, size_t max_rows) {
   nlohmann::json columns = nlohmann::json::array();
   for (const auto& c : r.columns) {
     columns.push_back({{"name", c.name}, {"type", skills::ColumnTypeName(c.type)}, {"unit", c.unit}});
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : r.rows) {
+    if (rows.size() >= max_rows) break;
     nlohmann::json cells = nlohmann::json::array();
     for (const SqlValue& v : row) cells.push_back(Value(v));
     rows.push_back(std::move(cells));
@@ -31,10 +34,8 @@ nlohmann::json Artifact(const skills::StepResult& r) {
   return {{"id", r.artifact_id}, {"skill", r.skill},     {"step", r.step},
           {"title", r.title},    {"columns", columns},   {"rows", rows},
           {"truncated", r.truncated}, {"sql", r.sql},    {"parameters", params},
-          {"elapsed_ns", r.elapsed_ns}};
+          {"elapsed_ns", r.elapsed_ns}, {"total_rows", r.rows.size()}};
 }
-
-}  // namespace
 
 std::string RenderJson(const AnalysisReport& report) {
   nlohmann::json j;
@@ -74,7 +75,7 @@ std::string RenderJson(const AnalysisReport& report) {
                           {"elapsed_ns", s.elapsed_ns}});
   }
   j["artifacts"] = nlohmann::json::array();
-  for (const auto& a : report.artifacts) j["artifacts"].push_back(Artifact(*a));
+  for (const auto& a : report.artifacts) j["artifacts"].push_back(ArtifactJson(*a));
   j["verifier_issues"] = nlohmann::json::array();
   for (const verify::VerifyIssue& i : report.verifier_issues) {
     j["verifier_issues"].push_back(

@@ -2,7 +2,11 @@
 // Renderings of an AnalysisReport: Markdown for terminals and people, JSON for machines (every
 // field, artifacts with typed columns and all their rows).
 
+#include <cstddef>
+#include <limits>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "libs/agent/analysis_report.h"
 
@@ -14,5 +18,10 @@ struct MarkdownOptions {
 
 std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& options = {});
 std::string RenderJson(const AnalysisReport& report);
+
+// One evidence table as JSON (id, skill, step, title, typed columns, rows, provenance);
+// `max_rows` caps the rows included (total_rows tells how many there are).
+nlohmann::json ArtifactJson(const skills::StepResult& result,
+                            size_t max_rows = std::numeric_limits<size_t>::max());
 
 }  // namespace tw::agent

@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "libs/trace/query/trace_database.h"
+#include "libs/trace/store/query_backend.h"
 
 namespace tw::agent {
 
@@ -29,6 +30,33 @@ absl::StatusOr<std::vector<std::string>> LocalSchemaProvider::Columns(const std:
   auto r = db_->Execute(absl::StrCat("SELECT * FROM \"", table, "\" LIMIT 0"));
   if (!r.ok()) return r.status();
   return r->columns;
+}
+
+absl::Status BackendSchemaProvider::Fetch() {
+  if (fetched_) return absl::OkStatus();
+  auto schema = backend_->GetSchema(trace_id_);
+  if (!schema.ok()) return schema.status();
+  tables_.clear();
+  for (auto& t : *schema) tables_.emplace_back(std::move(t.name), std::move(t.columns));
+  std::sort(tables_.begin(), tables_.end());
+  fetched_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> BackendSchemaProvider::Tables() {
+  if (absl::Status s = Fetch(); !s.ok()) return s;
+  std::vector<std::string> out;
+  out.reserve(tables_.size());
+  for (const auto& t : tables_) out.push_back(t.first);
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> BackendSchemaProvider::Columns(const std::string& table) {
+  if (absl::Status s = Fetch(); !s.ok()) return s;
+  for (const auto& t : tables_) {
+    if (t.first == table) return t.second;
+  }
+  return absl::NotFoundError(absl::StrCat("no table or view named '", table, "'"));
 }
 
 }  // namespace tw::agent

@@ -1,0 +1,134 @@
+// The orchestrator's own cost per agent turn (issue target: under 50 ms excluding the model's
+// time): a full investigation — scene and mode, prompt assembly before each of 7 model calls,
+// 10 tool calls (plan gate refusal, plan, a skill, SQL, phase updates, hypothesis), event
+// emission with every event persisted to a SQLite session store as the orchestrator does, answer
+// parsing, verification and one correction round — against a model that answers instantly.
+// Counters: overhead_ms = turn time − model time; tools_ms = of which running skills and SQL;
+// loop_ms = overhead without the tools (what the orchestrator adds around them).
+//
+//   ./build/tests/agent/tw_agent_turn_benchmark
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_format.h"
+#include "libs/agent/agent_loop.h"
+#include "libs/agent/session_store.h"
+#include "libs/skills/trace_database_runner.h"
+#include "tests/agent/agent_test_env.h"
+
+namespace tw::agent {
+namespace {
+
+// A model that answers from a fixed script, instantly.
+class InstantModel : public llm::LlmProvider {
+ public:
+  explicit InstantModel(std::vector<llm::ChatResponse> script) : script_(std::move(script)) {}
+  absl::StatusOr<llm::ChatResponse> Chat(const llm::ChatRequest&, const llm::StreamCallbacks& cb) override {
+    if (next_ >= script_.size()) return absl::InternalError("script exhausted");
+    llm::ChatResponse r = script_[next_++];
+    if (cb.on_text && !r.text.empty()) cb.on_text(r.text);
+    return r;
+  }
+  std::string Name() const override { return "instant"; }
+  std::string Model() const override { return "instant"; }
+
+ private:
+  std::vector<llm::ChatResponse> script_;
+  size_t next_ = 0;
+};
+
+llm::ChatResponse Calls(std::vector<llm::ToolCall> calls) {
+  llm::ChatResponse r;
+  r.tool_calls = std::move(calls);
+  return r;
+}
+llm::ChatResponse Text(std::string text) {
+  llm::ChatResponse r;
+  r.text = std::move(text);
+  return r;
+}
+
+void BM_AgentTurnOverhead(benchmark::State& state) {
+  auto& env = agent_test::AgentTestEnv::Get();
+  std::vector<skills::Diagnostic> diagnostics;
+  const auto library = skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics);
+  auto strategies = strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies");
+  if (!strategies.ok()) {
+    state.SkipWithError("strategies");
+    return;
+  }
+  skills::TraceDatabaseRunner queries(&env.trace().db());
+  LocalSkillRunner runner(library, queries);
+  LocalSchemaProvider schema(&env.trace().db());
+  verify::LocalVerifierClient verifier;
+  const std::string db = (env.dir() / "bench_sessions.db").string();
+  std::filesystem::remove(db);
+  auto store = SqliteSessionStore::Open(db);
+  if (!store.ok()) {
+    state.SkipWithError("store");
+    return;
+  }
+  auto session_info = (*store)->CreateSession("bench", "bench");
+
+  const strategy::Strategy* cpu = strategies->Find("cpu");
+  nlohmann::json phases = nlohmann::json::array();
+  std::vector<llm::ToolCall> updates;
+  for (const auto& p : cpu->phases) {
+    phases.push_back({{"id", p.id}, {"goal", p.goal}});
+    updates.push_back({"u" + p.id, "update_plan_phase",
+                       nlohmann::json{{"phase_id", p.id}, {"status", "done"}, {"summary", "ok"}}.dump()});
+  }
+  const std::string plan = nlohmann::json{{"phases", phases}, {"aspects", cpu->plan_aspects}}.dump();
+  const std::string sql = nlohmann::json{
+      {"sql", "SELECT utid, SUM(dur) / 1e6 AS cpu_ms FROM sched WHERE utid != 0 GROUP BY utid "
+              "ORDER BY cpu_ms DESC LIMIT 5"}}.dump();
+  auto top = env.trace().db().Execute(
+      "SELECT SUM(dur) / 1e6 FROM sched WHERE utid != 0 GROUP BY utid ORDER BY 1 DESC LIMIT 1");
+  const std::string grounded = absl::StrFormat("%.2f ms", top->rows[0][0].double_value);
+  updates.push_back({"h", "submit_hypothesis", R"({"statement": "one thread dominates"})"});
+
+  double overhead_ms = 0, tools_ms = 0;
+  int64_t events = 0;
+  for (auto _ : state) {
+    InstantModel model({
+        Calls({{"c1", "execute_sql", sql}}),
+        Calls({{"c2", "submit_plan", plan}}),
+        Calls({{"c3", "invoke_skill", R"({"skill": "cpu_top_threads"})"}, {"c4", "execute_sql", sql}}),
+        Calls(updates),
+        Calls({{"c5", "resolve_hypothesis",
+                R"({"hypothesis_id": "H1", "status": "confirmed", "evidence": ["sql-1"]})"}}),
+        Text("## Summary\nBusy.\n\n## Findings\n- [high] Top thread — 99999.9 ms. (evidence: sql-1)\n"),
+        Text("## Summary\nBusy.\n\n## Findings\n- [high] Top thread — " + grounded + ". (evidence: sql-1)\n"),
+    });
+    ToolContext tools;
+    tools.skills = &runner;
+    tools.skill_library = &library;
+    tools.sql = &queries;
+    tools.schema = &schema;
+    tools.strategies = &*strategies;
+    AgentLoop loop(model, *strategies, tools, &verifier);
+    AgentSession session;
+    TurnRequest request;
+    request.question = "which threads use the most CPU and why?";
+    request.context.trace_context = "- Duration: 2 s\n";
+    const TurnOutcome out = loop.Run(request, session, [&](const AgentEvent& e) {
+      (void)(*store)->AppendEvent(session_info->id, 1, AgentEventKindName(e.kind), e.data.dump());
+      ++events;
+    });
+    if (!out.report.verified) state.SkipWithError("the scripted turn did not verify");
+    overhead_ms += static_cast<double>(out.overhead_ns) / 1e6;
+    tools_ms += static_cast<double>(out.tool_ns) / 1e6;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["overhead_ms"] = overhead_ms / n;
+  state.counters["tools_ms"] = tools_ms / n;
+  state.counters["loop_ms"] = (overhead_ms - tools_ms) / n;
+  state.counters["events"] = static_cast<double>(events) / n;
+}
+BENCHMARK(BM_AgentTurnOverhead)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+}  // namespace tw::agent
+
+BENCHMARK_MAIN();
