@@ -2,7 +2,7 @@
 // Durable session state for the orchestrator (DESIGN.md §6): sessions, their turns, the event
 // stream with per-session sequence numbers (so a client can resume from a sequence after a
 // disconnect), artifacts, notes and token usage. A restarted orchestrator opens the same store
-// and carries on. `SqliteSessionStore` keeps it in one SQLite file (WAL, fsync on commit).
+// and carries on. `SqliteSessionStore` keeps it in one SQLite file (WAL; committed events survive a process crash).
 
 #include <cstdint>
 #include <memory>

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -17,7 +18,9 @@ namespace tw::testing {
 class ServiceProcess {
  public:
   // Runs `binary args... --listen 127.0.0.1:0` and waits for its "listening on HOST:PORT" line.
-  ServiceProcess(const std::string& binary, std::vector<std::string> args) {
+  // `env`: NAME=VALUE assignments added to the child's environment.
+  ServiceProcess(const std::string& binary, std::vector<std::string> args,
+                 std::vector<std::string> env = {}) {
     int out[2];
     if (pipe(out) != 0) return;
     args.insert(args.begin(), binary);
@@ -25,6 +28,7 @@ class ServiceProcess {
     args.push_back("127.0.0.1:0");
     pid_ = fork();
     if (pid_ == 0) {
+      for (auto& assignment : env) putenv(assignment.data());
       dup2(out[1], STDOUT_FILENO);
       close(out[0]);
       close(out[1]);

@@ -1,0 +1,76 @@
+// tracewise-orchestrator: serves tracewise.v1.Orchestrator (see README.md).
+//
+//   tracewise-orchestrator --trace-query HOST:PORT --skill-engine HOST:PORT [--verifier HOST:PORT]
+//                          [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR] [--skills DIR]
+//
+// Sessions persist in DIR/sessions.db. Without --verifier, analyses are verified in process.
+// The LLM comes from TRACEWISE_LLM_* (or --llm-config FILE, see libs/llm/llm_config.h); with
+// none configured, every question is answered by the offline analyst.
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "libs/llm/llm_config.h"
+#include "libs/rpc/server_runner.h"
+#include "libs/skills/skill_library.h"
+#include "libs/strategy/strategy_library.h"
+#include "services/orchestrator/orchestrator_service.h"
+
+int main(int argc, char** argv) {
+  using tw::rpc::FlagValue;
+  tw::rpc::ServerOptions server;
+  if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
+  tw::services::OrchestratorOptions options;
+  options.trace_query = FlagValue(argc, argv, "--trace-query");
+  options.skill_engine = FlagValue(argc, argv, "--skill-engine");
+  options.verifier = FlagValue(argc, argv, "--verifier");
+  options.strategies_dir = FlagValue(argc, argv, "--strategies");
+  if (options.strategies_dir.empty()) options.strategies_dir = tw::strategy::DefaultStrategiesDir();
+  options.skills_dir = FlagValue(argc, argv, "--skills");
+  if (options.skills_dir.empty()) options.skills_dir = tw::skills::DefaultSkillsDir();
+  std::string data_dir = FlagValue(argc, argv, "--data-dir");
+  if (data_dir.empty()) data_dir = "tracewise-data";
+  std::error_code ec;
+  std::filesystem::create_directories(data_dir, ec);
+  options.sessions_db = data_dir + "/sessions.db";
+  if (options.trace_query.empty() || options.skill_engine.empty()) {
+    std::fprintf(stderr,
+                 "usage: tracewise-orchestrator --trace-query HOST:PORT --skill-engine HOST:PORT "
+                 "[--verifier HOST:PORT] [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR] "
+                 "[--skills DIR] [--llm-config FILE]\n");
+    return 2;
+  }
+  auto llm = tw::llm::LoadLlmConfig(FlagValue(argc, argv, "--llm-config"));
+  if (!llm.ok()) {
+    std::fprintf(stderr, "tracewise-orchestrator: LLM configuration: %s\n",
+                 std::string(llm.status().message()).c_str());
+    return 2;
+  }
+  if (llm->configured()) {
+    const tw::llm::LlmConfig config = *llm;
+    std::fprintf(stderr, "tracewise-orchestrator: LLM %s\n", config.Describe().c_str());
+    options.make_llm = [config]() -> std::unique_ptr<tw::llm::LlmProvider> {
+      auto provider = tw::llm::MakeProvider(config);
+      return provider.ok() ? std::move(*provider) : nullptr;
+    };
+    options.loop.request.timeout_ms = config.request_timeout_ms;
+    const auto price = config.prices.Find(config.model);
+    if (price) {
+      options.loop.cost_of = [p = *price](const tw::llm::Usage& u) { return tw::llm::CostUsd(p, u); };
+      options.micro_usd_of = [p = *price](const tw::llm::Usage& u) {
+        return static_cast<int64_t>(tw::llm::CostUsd(p, u) * 1e6);
+      };
+      options.loop.limits.max_cost_usd = config.budget_usd;
+    }
+  } else {
+    std::fprintf(stderr, "tracewise-orchestrator: no LLM configured; the offline analyst answers\n");
+  }
+  auto service = tw::services::OrchestratorService::Create(std::move(options));
+  if (!service.ok()) {
+    std::fprintf(stderr, "tracewise-orchestrator: %s\n",
+                 std::string(service.status().message()).c_str());
+    return 1;
+  }
+  return tw::rpc::RunServer("tracewise-orchestrator", server, {service->get()});
+}
