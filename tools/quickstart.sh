@@ -12,14 +12,15 @@ TW=./build/tools/tracewise/tracewise
 TRACE=${1:-}
 if [ -z "$TRACE" ]; then
   mkdir -p out
-  TRACE=out/example_sched.pftrace
+  TRACE=out/example_scroll_binder_jank.pftrace
   if [ ! -f "$TRACE" ]; then
-    echo "== generating an example trace: 8 CPUs, 10 s of busy scheduling with atrace markers"
-    "$TW" synth-sched "$TRACE" --cpus=8 --seconds=10 --encoding=compact --print-rate=200
+    echo "== generating an example trace: an app scrolling at 90 Hz whose main thread blocks in"
+    echo "   binder calls to system_server on some frames (tracegen; ground truth beside it)"
+    "$TW" tracegen scroll_binder_jank -o "$TRACE" --seed 7 --duration-s 4 --fps 90
   fi
 fi
 
-QUESTION=${2:-"which threads keep the CPUs busy, and do they wait for a CPU?"}
+QUESTION=${2:-"why does scrolling stutter?"}
 echo "== overview"
 "$TW" info "$TRACE" | head -12
 echo

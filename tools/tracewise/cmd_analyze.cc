@@ -1,18 +1,30 @@
 // `tracewise analyze TRACE ["question"]`: the main job. Loads the trace, classifies the question
-// into a scene and produces a verified, evidence-backed diagnosis. With no LLM configured this
-// is the offline analyst (deterministic); progress goes to stderr, the report to stdout or --out.
+// into a scene and produces a verified, evidence-backed diagnosis. With an LLM configured
+// (TRACEWISE_LLM_*) the agent investigates and its answer streams to the terminal; without one
+// (or with --offline) the offline analyst answers deterministically. Progress goes to stderr,
+// the report to stdout or --out.
 
 #include <cstdio>
 #include <fstream>
 #include <string>
 
+#include "absl/strings/str_split.h"
+#include "libs/agent/agent_loop.h"
+#include "libs/agent/context_probes.h"
 #include "libs/agent/offline_analyst.h"
 #include "libs/agent/report_render.h"
+#include "libs/agent/schema_provider.h"
 #include "libs/common/units.h"
+#include "libs/llm/llm_config.h"
+#include "libs/rpc/grpc_query_backend.h"
+#include "libs/rpc/grpc_skill_runner.h"
+#include "libs/rpc/grpc_verifier_client.h"
+#include "libs/skills/backend_runner.h"
 #include "libs/skills/skill_library.h"
 #include "libs/skills/trace_database_runner.h"
 #include "libs/strategy/strategy_library.h"
 #include "libs/trace/trace_loader.h"
+#include "tools/tracewise/agent_console.h"
 #include "tools/tracewise/commands.h"
 
 namespace tw::cli {
@@ -21,8 +33,14 @@ namespace {
 constexpr char kUsage[] =
     "usage: tracewise analyze TRACE [\"question\"] [--format md|json] [--out FILE]\n"
     "                         [--scene SCENE] [--skills DIR] [--strategies DIR] [--quiet]\n"
+    "                         [--services TRACE_QUERY,SKILL_ENGINE[,VERIFIER]]\n"
+    "                         [--offline] [--mode quick|full|auto] [--llm-config FILE]\n"
     "  Diagnoses TRACE. Without a question it gives a general analysis. --scene forces a\n"
-    "  scene (scrolling, startup, anr, interaction, memory, cpu, power, general).\n";
+    "  scene (scrolling, startup, anr, interaction, memory, cpu, power, general).\n"
+    "  --services runs it through the services (HOST:PORT each): the trace is uploaded to\n"
+    "  trace-query, skills run on the skill-engine, the verifier checks the report.\n"
+    "  With TRACEWISE_LLM_* set (see `tracewise llm ping`) the LLM agent investigates;\n"
+    "  --offline forces the deterministic offline analyst.\n";
 
 struct AnalyzeArgs {
   std::string trace;
@@ -32,7 +50,11 @@ struct AnalyzeArgs {
   std::string scene;
   std::string skills_dir;
   std::string strategies_dir;
+  std::vector<std::string> services;  // trace-query, skill-engine[, verifier]
   bool quiet = false;
+  bool offline = false;
+  std::string mode = "auto";
+  std::string llm_config;
 };
 
 bool Parse(const Args& args, AnalyzeArgs& out) {
@@ -54,8 +76,21 @@ bool Parse(const Args& args, AnalyzeArgs& out) {
       if (!value(out.skills_dir)) return false;
     } else if (a == "--strategies") {
       if (!value(out.strategies_dir)) return false;
+    } else if (a == "--services") {
+      std::string list;
+      if (!value(list)) return false;
+      for (absl::string_view part : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+        out.services.emplace_back(part);
+      }
+      if (out.services.size() < 2 || out.services.size() > 3) return false;
     } else if (a == "--quiet") {
       out.quiet = true;
+    } else if (a == "--offline") {
+      out.offline = true;
+    } else if (a == "--mode") {
+      if (!value(out.mode)) return false;
+    } else if (a == "--llm-config") {
+      if (!value(out.llm_config)) return false;
     } else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "tracewise analyze: unknown option %s\n", a.c_str());
       return false;
@@ -66,7 +101,8 @@ bool Parse(const Args& args, AnalyzeArgs& out) {
   if (positional.empty() || positional.size() > 2) return false;
   out.trace = positional[0];
   if (positional.size() == 2) out.question = positional[1];
-  return out.format == "md" || out.format == "json";
+  return (out.format == "md" || out.format == "json") &&
+         (out.mode == "auto" || out.mode == "quick" || out.mode == "full");
 }
 
 }  // namespace
@@ -98,30 +134,110 @@ int RunAnalyze(const Args& args) {
     return 2;
   }
 
-  progress("loading " + a.trace);
-  auto loaded = LoadTraceFile(a.trace);
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "tracewise analyze: cannot load %s: %s\n", a.trace.c_str(),
-                 std::string(loaded.status().message()).c_str());
-    return 1;
+  // Embedded: the trace loads here and skills run in this process. With --services: the trace
+  // goes to trace-query, skills run on the skill-engine, the verifier service checks the report.
+  std::unique_ptr<LoadedTrace> loaded;
+  std::unique_ptr<rpc::GrpcQueryBackend> trace_query;
+  std::unique_ptr<skills::SkillQueryRunner> queries;
+  std::unique_ptr<agent::SkillRunner> runner;
+  std::unique_ptr<agent::SchemaProvider> schema;
+  std::unique_ptr<verify::VerifierClient> verifier;
+  if (a.services.empty()) {
+    progress("loading " + a.trace);
+    auto trace = LoadTraceFile(a.trace);
+    if (!trace.ok()) {
+      std::fprintf(stderr, "tracewise analyze: cannot load %s: %s\n", a.trace.c_str(),
+                   std::string(trace.status().message()).c_str());
+      return 1;
+    }
+    loaded = std::move(*trace);
+    progress("loaded in " + FormatDurationNs(loaded->info().load_ns) + ", " +
+             std::to_string(library.size()) + " skills");
+    queries = std::make_unique<skills::TraceDatabaseRunner>(&loaded->db());
+    runner = std::make_unique<agent::LocalSkillRunner>(library, *queries);
+    schema = std::make_unique<agent::LocalSchemaProvider>(&loaded->db());
+    verifier = std::make_unique<verify::LocalVerifierClient>();
+  } else {
+    progress("uploading " + a.trace + " to trace-query at " + a.services[0]);
+    trace_query = std::make_unique<rpc::GrpcQueryBackend>(a.services[0]);
+    auto id = trace_query->UploadFile(a.trace);
+    if (!id.ok()) {
+      std::fprintf(stderr, "tracewise analyze: upload to %s failed: %s\n", a.services[0].c_str(),
+                   std::string(id.status().message()).c_str());
+      return 1;
+    }
+    progress("trace " + id->substr(0, 12) + "…; skills on " + a.services[1]);
+    queries = std::make_unique<skills::BackendQueryRunner>(trace_query.get(), *id);
+    runner = std::make_unique<rpc::GrpcSkillRunner>(a.services[1], *id);
+    schema = std::make_unique<agent::BackendSchemaProvider>(trace_query.get(), *id);
+    if (a.services.size() == 3) {
+      verifier = std::make_unique<rpc::GrpcVerifierClient>(a.services[2]);
+    } else {
+      verifier = std::make_unique<verify::LocalVerifierClient>();
+    }
   }
-  progress("loaded in " + FormatDurationNs((*loaded)->info().load_ns) + ", " +
-           std::to_string(library.size()) + " skills");
 
-  skills::TraceDatabaseRunner queries(&(*loaded)->db());
-  agent::LocalSkillRunner runner(library, queries);
-  verify::LocalVerifierClient verifier;
-  agent::OfflineAnalyst analyst(*strategies, runner, &verifier);
-  agent::OfflineAnalystOptions options;
-  options.scene = a.scene;
-  options.on_step = [&](const agent::AnalysisStep& step) {
-    progress(step.id + " (" + step.skill + "): " + step.status + ", " +
-             FormatDurationNs(step.elapsed_ns));
-  };
-  const agent::AnalysisReport report = analyst.Analyze(a.question, a.trace, options);
-  progress("scene " + report.scene + ", " + std::to_string(report.findings.size()) +
-           " findings, verification " + (report.verified ? "passed" : "did not pass") + ", " +
-           FormatDurationNs(report.elapsed_ns));
+  // The LLM agent when a provider is configured, else the offline analyst.
+  llm::LlmConfig llm_config;
+  if (!a.offline) {
+    auto config = llm::LoadLlmConfig(a.llm_config);
+    if (!config.ok()) {
+      std::fprintf(stderr, "tracewise analyze: LLM configuration: %s\n",
+                   std::string(config.status().message()).c_str());
+      return 2;
+    }
+    llm_config = *config;
+  }
+  agent::AnalysisReport report;
+  bool streamed = false;  // the answer already went to stdout as it streamed
+  if (llm_config.configured()) {
+    auto provider = llm::MakeProvider(llm_config);
+    if (!provider.ok()) {
+      std::fprintf(stderr, "tracewise analyze: %s\n", std::string(provider.status().message()).c_str());
+      return 2;
+    }
+    progress("LLM: " + llm_config.Describe());
+    agent::ToolContext tools;
+    tools.skills = runner.get();
+    tools.skill_library = &library;
+    tools.sql = queries.get();
+    tools.schema = schema.get();
+    tools.strategies = &*strategies;
+    agent::AgentLoop loop(**provider, *strategies, tools, verifier.get(), LoopOptionsFor(llm_config));
+    agent::TurnRequest request;
+    request.question = a.question.empty() ? "Give me an overview of this trace: what stands out?"
+                                          : a.question;
+    request.mode = a.mode;
+    request.scene = a.scene;
+    if (auto context = agent::ProbeTraceContext(*queries); context.ok()) {
+      request.context.trace_context = context->Describe();
+    }
+    agent::AgentSession session;
+    session.trace = a.trace;
+    ConsoleOptions console;
+    streamed = console.stream_text = a.format == "md" && a.out.empty();
+    console.quiet = a.quiet;
+    const agent::TurnOutcome outcome = loop.Run(
+        request, session, [&](const agent::AgentEvent& e) { PrintAgentEvent(e, console); });
+    if (streamed) std::fputs("\n", stdout);
+    progress(TurnSummary(outcome, llm_config));
+    report = outcome.report;
+    report.trace = a.trace;
+    if (!outcome.status.ok() && outcome.answer.empty() && report.findings.empty()) return 1;
+  } else {
+    agent::OfflineAnalyst analyst(*strategies, *runner, verifier.get());
+    agent::OfflineAnalystOptions options;
+    options.scene = a.scene;
+    options.on_step = [&](const agent::AnalysisStep& step) {
+      progress(step.id + " (" + step.skill + "): " + step.status + ", " +
+               FormatDurationNs(step.elapsed_ns));
+    };
+    report = analyst.Analyze(a.question, a.trace, options);
+    progress("scene " + report.scene + ", " + std::to_string(report.findings.size()) +
+             " findings, verification " + (report.verified ? "passed" : "did not pass") + ", " +
+             FormatDurationNs(report.elapsed_ns));
+  }
+  if (streamed) return 0;
 
   const std::string text =
       a.format == "json" ? agent::RenderJson(report) : agent::RenderMarkdown(report);

@@ -18,5 +18,6 @@ int RunSynthSched(const Args& args);
 int RunTracegen(const Args& args);
 int RunSkillCommand(const Args& args);
 int RunLlm(const Args& args);
+int RunChat(const Args& args);
 
 }  // namespace tw::cli

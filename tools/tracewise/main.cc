@@ -14,6 +14,7 @@ void PrintUsage() {
                "\n"
                "commands:\n"
                "  analyze TRACE [\"question\"] [--format md|json]   diagnose a trace (analyze --help)\n"
+               "  chat TRACE [--mode quick|full|auto]         ask questions in a terminal session\n"
                "  strategy validate|classify ...              check strategies / classify a question\n"
                "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
                "  info TRACE                                  describe a trace and its import\n"
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   if (command == "tracegen") return tw::cli::RunTracegen(args);
   if (command == "skill") return tw::cli::RunSkillCommand(args);
   if (command == "llm") return tw::cli::RunLlm(args);
+  if (command == "chat") return tw::cli::RunChat(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;
