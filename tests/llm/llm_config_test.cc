@@ -8,6 +8,7 @@
 
 #include "libs/llm/anthropic_messages_provider.h"
 #include "libs/llm/openai_chat_provider.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::llm {
 namespace {
@@ -105,7 +106,7 @@ TEST(LlmConfigTest, PartialOrWrongSettingsSayWhatToFix) {
 class LlmConfigFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "/llm_config_test.yaml";
+    path_ = ::tw::testing::ProcessTempDir() + "/llm_config_test.yaml";
   }
   void TearDown() override { std::remove(path_.c_str()); }
   void Write(const std::string& text) { std::ofstream(path_) << text; }

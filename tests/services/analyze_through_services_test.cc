@@ -21,6 +21,7 @@
 #include "libs/trace/trace_loader.h"
 #include "tests/services/service_process.h"
 #include "tools/synth/sched_trace_writer.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::agent {
 namespace {
@@ -36,7 +37,7 @@ std::vector<std::string> FindingTitles(const AnalysisReport& report) {
 class AnalyzeThroughServicesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(::testing::TempDir() + "/analyze_through_services_test");
+    dir_ = new std::string(::tw::testing::ProcessTempDir() + "/analyze_through_services_test");
     std::filesystem::remove_all(*dir_);
     std::filesystem::create_directories(*dir_);
     synth::SchedTraceOptions o;

@@ -17,6 +17,7 @@
 #include "tests/services/service_process.h"
 #include "tools/synth/sched_trace_writer.h"
 #include "tracewise/v1/orchestrator.grpc.pb.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::testing {
 
@@ -47,7 +48,7 @@ class OrchestratorEnv {
  public:
   // `llm_env`: environment assignments for the orchestrator process (e.g. TRACEWISE_LLM_*).
   explicit OrchestratorEnv(const std::string& name, std::vector<std::string> llm_env = {})
-      : dir_(::testing::TempDir() + "/" + name), llm_env_(std::move(llm_env)) {
+      : dir_(::tw::testing::ProcessTempDir() + "/" + name), llm_env_(std::move(llm_env)) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

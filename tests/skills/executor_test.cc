@@ -11,6 +11,7 @@
 #include "libs/skills/trace_database_runner.h"
 #include "libs/trace/trace_loader.h"
 #include "tools/synth/sched_trace_writer.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::skills {
 namespace {
@@ -25,7 +26,7 @@ class SkillExecutorTest : public ::testing::Test {
     options.duration_ns = 500'000'000;
     options.processes = 6;
     options.threads = 30;
-    const std::string path = ::testing::TempDir() + "/skills_executor_sched.pftrace";
+    const std::string path = ::tw::testing::ProcessTempDir() + "/skills_executor_sched.pftrace";
     ASSERT_TRUE(synth::WriteSyntheticSchedTrace(options, path).ok());
     auto trace = LoadTraceFile(path);
     ASSERT_TRUE(trace.ok()) << trace.status();

@@ -17,6 +17,7 @@
 #include "tests/services/service_process.h"
 #include "tools/synth/sched_trace_writer.h"
 #include "tracewise/v1/skill_engine.grpc.pb.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::skills {
 namespace {
@@ -26,7 +27,7 @@ namespace pb = tracewise::v1;
 class SkillEngineProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/skill_engine_process_test";
+    dir_ = ::tw::testing::ProcessTempDir() + "/skill_engine_process_test";
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     synth::SchedTraceOptions o;

@@ -14,6 +14,7 @@
 #include "libs/trace/store/trace_store.h"
 #include "services/skill_engine/skill_engine_service.h"
 #include "tools/synth/sched_trace_writer.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::services {
 namespace {
@@ -24,7 +25,7 @@ using ::testing::HasSubstr;
 class SkillEngineServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/skill_engine_service_test";
+    dir_ = ::tw::testing::ProcessTempDir() + "/skill_engine_service_test";
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     synth::SchedTraceOptions o;

@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "libs/trace/trace_loader.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::synth {
 namespace {
@@ -31,7 +32,7 @@ SchedTraceOptions SmallOptions(SchedEncoding encoding) {
   return o;
 }
 
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+std::string TempPath(const std::string& name) { return ::tw::testing::ProcessTempDir() + "/" + name; }
 
 struct Generated {
   SchedTraceSummary summary;

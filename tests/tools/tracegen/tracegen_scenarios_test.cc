@@ -15,11 +15,12 @@
 #include "gtest/gtest.h"
 #include "libs/trace/trace_loader.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::tracegen {
 namespace {
 
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+std::string TempPath(const std::string& name) { return ::tw::testing::ProcessTempDir() + "/" + name; }
 
 struct Generated {
   GroundTruth truth;

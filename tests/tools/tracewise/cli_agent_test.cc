@@ -16,6 +16,7 @@
 #include "tests/llm/scripted_llm_server.h"
 #include "tests/llm/wire_scripts.h"
 #include "tools/synth/sched_trace_writer.h"
+#include "tests/common/process_temp_dir.h"
 
 namespace tw::cli {
 namespace {
@@ -34,7 +35,7 @@ struct CliRun {
 class CliAgentTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    trace_ = new std::string(::testing::TempDir() + "/cli_agent_test.pftrace");
+    trace_ = new std::string(::tw::testing::ProcessTempDir() + "/cli_agent_test.pftrace");
     synth::SchedTraceOptions o;
     o.cpus = 4;
     o.duration_ns = 500'000'000;
@@ -46,7 +47,7 @@ class CliAgentTest : public ::testing::Test {
 
   // Runs the CLI with only the given LLM environment; `input` goes to stdin.
   CliRun Tracewise(const std::string& env, const std::string& args, const std::string& input = "") {
-    const std::string in_file = ::testing::TempDir() + "/cli_agent_stdin.txt";
+    const std::string in_file = ::tw::testing::ProcessTempDir() + "/cli_agent_stdin.txt";
     std::ofstream(in_file) << input;
     const std::string cmd =
         "env -u TRACEWISE_LLM_PROVIDER -u TRACEWISE_LLM_MODEL -u TRACEWISE_LLM_BASE_URL "
@@ -94,7 +95,7 @@ TEST_F(CliAgentTest, AnalyzeStreamsTheAgentsAnswer) {
 
 TEST_F(CliAgentTest, AnalyzeJsonAndOfflineOverride) {
   server_.Enqueue(OpenAiText("## Summary\nNothing stands out."));
-  const std::string out = ::testing::TempDir() + "/cli_agent_report.json";
+  const std::string out = ::tw::testing::ProcessTempDir() + "/cli_agent_report.json";
   CliRun run = Tracewise(Env("openai"), "analyze " + *trace_ + " 'how many CPUs does it use?' --format json --out " + out);
   EXPECT_EQ(run.exit_code, 0);
   std::ifstream file(out);
