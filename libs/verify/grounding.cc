@@ -1,8 +1,11 @@
 #include "libs/verify/grounding.h"
 
+#include <cctype>
 #include <cmath>
 #include <initializer_list>
 #include <optional>
+#include <string>
+#include <variant>
 
 namespace tw::verify {
 namespace {
@@ -88,6 +91,20 @@ bool RowRatioMatches(const StatedNumber& n, const std::vector<Cell>& row) {
   return false;
 }
 
+// A number quoted from text in the data — an ANR message's pid, "Waited 5000ms" in a log line —
+// is grounded by that text: it appears verbatim in a string cell, not glued to other digits.
+bool QuotedIn(const std::string& cell, const std::string& written) {
+  if (written.empty()) return false;
+  for (size_t at = cell.find(written); at != std::string::npos; at = cell.find(written, at + 1)) {
+    const bool digit_before = at > 0 && (std::isdigit(static_cast<unsigned char>(cell[at - 1])) ||
+                                         cell[at - 1] == '.');
+    const size_t end = at + written.size();
+    const bool digit_after = end < cell.size() && std::isdigit(static_cast<unsigned char>(cell[end]));
+    if (!digit_before && !digit_after) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& artifacts) {
@@ -101,6 +118,9 @@ bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& 
     }
     for (const auto& row : artifact->rows) {
       for (size_t c = 0; c < row.size(); ++c) {
+        if (const auto* text = std::get_if<std::string>(&row[c]); text && QuotedIn(*text, number.text)) {
+          return true;
+        }
         const auto value = Numeric(row[c]);
         if (!value) continue;
         const ColumnUnit unit =

@@ -57,6 +57,18 @@ TEST(GroundingTest, QueryParametersAreEvidenceToo) {
   EXPECT_TRUE(IsGrounded(One("thread 4242"), {&a}));
 }
 
+TEST(GroundingTest, NumbersQuotedFromTextCellsAreGrounded) {
+  Artifact a;
+  a.id = "anrs";
+  a.columns = {{"subject", ColumnUnit::kUnknown}};
+  a.rows = {{std::string("Input dispatching timed out (5913372 com.example/.Main is not "
+                         "responding. Waited 5000ms for MotionEvent)")}};
+  EXPECT_TRUE(IsGrounded(One("pid 5913372"), {&a}));
+  EXPECT_TRUE(IsGrounded(One("waited 5000ms"), {&a}));
+  EXPECT_FALSE(IsGrounded(One("waited 500ms"), {&a}));  // a prefix of "5000ms" is not a quote
+  EXPECT_FALSE(IsGrounded(One("pid 913372"), {&a}));    // nor a suffix of 5913372
+}
+
 TEST(GroundingTest, WellKnownConstants) {
   EXPECT_TRUE(IsWellKnownConstant(One("16.67 ms")));
   EXPECT_TRUE(IsWellKnownConstant(One("120 Hz")));
