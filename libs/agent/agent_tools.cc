@@ -269,6 +269,8 @@ ToolResult ToolBox::InvokeSkill(const json& args, ToolCallRecord& record) {
     absl::StrAppend(&out.content, "\n[", step->title.empty() ? step->step : step->title, "] ",
                     SummarizeResult(*step, options));
   }
+  // Evidence of called skills' findings: citable, though not listed as this skill's results.
+  for (const auto& cited : run.cited) s.AddArtifact(cited);
   for (const skills::Finding& f : run.findings) {
     s.skill_findings.push_back(f);
     absl::StrAppend(&out.content, "\nfinding (", skills::SeverityName(f.severity), "): ", f.title,

@@ -205,8 +205,10 @@ std::map<std::string, std::shared_ptr<const skills::StepResult>> ArtifactsById(
     const std::vector<std::unique_ptr<Run>>& runs) {
   std::map<std::string, std::shared_ptr<const skills::StepResult>> out;
   for (const auto& run : runs) {
-    for (const auto& step : run->result.steps) {
-      if (!step->artifact_id.empty()) out.emplace(step->artifact_id, step);
+    for (const auto* list : {&run->result.steps, &run->result.cited}) {
+      for (const auto& step : *list) {
+        if (!step->artifact_id.empty()) out.emplace(step->artifact_id, step);
+      }
     }
   }
   return out;

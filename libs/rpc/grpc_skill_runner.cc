@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "libs/rpc/status_convert.h"
@@ -94,6 +95,8 @@ skills::SkillRunResult GrpcSkillRunner::Run(const std::string& skill,
   auto reader = stub_->stub->InvokeSkill(&context, request);
   pb::SkillEvent event;
   bool completed = false;
+  // Called skills' step results, which findings may cite (SkillRunResult::cited).
+  std::map<std::string, std::shared_ptr<const skills::StepResult>> nested;
   while (reader->Read(&event)) {
     switch (event.kind()) {
       case pb::SkillEvent::STEP_COMPLETED:
@@ -104,6 +107,9 @@ skills::SkillRunResult GrpcSkillRunner::Run(const std::string& skill,
                          : event.step_status() == "not_supported" ? skills::StepStatus::kNotSupported
                                                                   : skills::StepStatus::kFailed;
           result.steps.push_back(std::move(step));
+        } else if (event.depth() > 0 && event.has_envelope() && !event.envelope().artifact_id().empty()) {
+          auto step = std::make_shared<skills::StepResult>(skills::FromEnvelope(event.envelope()));
+          nested.emplace(step->artifact_id, std::move(step));
         }
         break;
       case pb::SkillEvent::FINDING:
@@ -127,6 +133,13 @@ skills::SkillRunResult GrpcSkillRunner::Run(const std::string& skill,
       default:
         break;
     }
+  }
+  for (const skills::Finding& f : result.findings) {
+    auto it = nested.find(f.evidence_artifact_id);
+    if (it == nested.end()) continue;
+    bool have = false;
+    for (const auto& c : result.cited) have |= c->artifact_id == it->first;
+    if (!have) result.cited.push_back(it->second);
   }
   const grpc::Status status = reader->Finish();
   if (!status.ok()) {

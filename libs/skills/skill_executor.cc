@@ -376,7 +376,10 @@ class SkillRun {
       r->parameters.emplace_back(name, *sql_value);
     }
     SkillRunResult sub = executor_.RunWithValues(*callee, args, sink_, depth_ + 1);
-    for (auto& f : sub.findings) result_.findings.push_back(f);
+    for (auto& f : sub.findings) {
+      AddCited(sub, f.evidence_artifact_id);
+      result_.findings.push_back(f);
+    }
     if (sub.outcome == SkillOutcome::kNotSupported) {
       r->status = StepStatus::kNotSupported;
       r->message = sub.message;
@@ -394,6 +397,22 @@ class SkillRun {
       r->sql = out->sql;
     }
     return r;
+  }
+
+  // Keeps the called skill's step result that `artifact_id` names (once).
+  void AddCited(const SkillRunResult& sub, const std::string& artifact_id) {
+    if (artifact_id.empty()) return;
+    for (const auto& c : result_.cited) {
+      if (c->artifact_id == artifact_id) return;
+    }
+    for (const auto* list : {&sub.steps, &sub.cited}) {
+      for (const auto& s : *list) {
+        if (s->artifact_id == artifact_id) {
+          result_.cited.push_back(s);
+          return;
+        }
+      }
+    }
   }
 
   std::shared_ptr<StepResult> RunForEach(const Step& step) {

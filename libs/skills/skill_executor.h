@@ -81,6 +81,9 @@ struct SkillRunResult {
   std::string message;
   std::vector<std::shared_ptr<const StepResult>> steps;  // top-level steps, in order
   std::vector<Finding> findings;                        // including called skills' findings
+  // Step results of called skills that those findings cite as evidence (they are not among
+  // `steps`), so a report can show the evidence of every finding.
+  std::vector<std::shared_ptr<const StepResult>> cited;
   int64_t elapsed_ns = 0;
   std::string output_step;  // the skill's `output`, or empty
 
