@@ -1,10 +1,10 @@
-// Google Benchmark: a skill set end to end, in process vs through both services on loopback.
-// The trace is a synthetic scheduling trace of ~1 M events (tools/synth: 8 CPUs, 12 s);
-// "in process" loads it here and runs the skills; "services" starts tracewise-trace-query and
-// tracewise-skill-engine as real processes, uploads the trace once, then invokes every skill
-// through the skill-engine (which queries trace-query over gRPC). The set is the scrolling
-// strategy's skills; on this trace the frame skills end as "not supported" (no frame timeline),
-// the CPU and thread-state skills do the work.
+// Google Benchmark: the scrolling skill set end to end, in process vs through both services on
+// loopback (issue target: under 1 s in process, under 1.5 s through the services). The trace is
+// tracegen's `large` scenario for 4 s at 90 Hz (~1.2 M ftrace events: a busy scroll with frame
+// timeline, binder, jank and heavy background load); "in process" loads it here and runs the
+// skills; "services" starts tracewise-trace-query and tracewise-skill-engine as real processes,
+// uploads the trace once, then invokes every skill through the skill-engine (which queries
+// trace-query over gRPC).
 //
 //   build-<dir>/tests/skills/tw_skill_services_benchmark
 
@@ -21,7 +21,7 @@
 #include "libs/skills/trace_database_runner.h"
 #include "libs/trace/trace_loader.h"
 #include "tests/services/service_process.h"
-#include "tools/synth/sched_trace_writer.h"
+#include "tools/tracegen/tracegen.h"
 #include "tracewise/v1/skill_engine.grpc.pb.h"
 
 namespace tw::skills {
@@ -29,40 +29,46 @@ namespace {
 
 namespace pb = tracewise::v1;
 
-const std::vector<std::pair<std::string, std::map<std::string, std::string>>>& SkillSet() {
-  static const auto* set = new std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
-      {"trace_overview", {}},      {"focus_app", {}},
-      {"refresh_rate", {}},        {"rendering_architecture", {}},
-      {"frame_overview", {}},      {"janky_frames", {}},
-      {"jank_root_causes", {}},    {"cpu_top_threads", {}},
-      {"runnable_latency", {}},    {"cpu_frequency", {}},
-      {"thread_state_breakdown", {{"utid", "5"}}},
-      {"binder_slow_calls", {}},
-  };
-  return *set;
-}
+using SkillCalls = std::vector<std::pair<std::string, std::map<std::string, std::string>>>;
 
 struct Fixture {
   std::string path;
   int64_t events = 0;
   SkillLibrary library;
-  std::unique_ptr<testing::ServiceProcess> trace_query, skill_engine;
-  std::string trace_id;
-  std::unique_ptr<pb::SkillEngine::Stub> stub;
+  SkillCalls set;  // the scrolling strategy's skills, with the parameters it would pass
 };
 
 Fixture& GetFixture() {
   static Fixture* f = [] {
     auto* f = new Fixture();
     f->path = (std::filesystem::temp_directory_path() / "tw_skill_services_bench.pftrace").string();
-    synth::SchedTraceOptions o;
-    o.cpus = 8;
-    o.duration_ns = 12'000'000'000;  // ~1 M events
-    synth::SchedTraceSummary summary;
-    if (!synth::WriteSyntheticSchedTrace(o, f->path, &summary).ok()) return f;
-    f->events = summary.ftrace_events();
+    tracegen::TracegenOptions o;
+    o.scenario = "large";
+    o.duration_s = 4;
+    o.fps = 90;
+    auto truth = tracegen::GenerateTrace(o, f->path);
+    if (!truth.ok()) return f;
+    f->events = truth->ftrace_events;
     std::vector<Diagnostic> diags;
     f->library = SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diags);
+    // The app's upid and main-thread utid, as the strategy's probes would find them.
+    auto trace = LoadTraceFile(f->path);
+    std::string upid = "1", utid = "1";
+    if (trace.ok()) {
+      auto r = (*trace)->db().Execute(
+          "SELECT upid, utid FROM thread WHERE tid = " + std::to_string(truth->app_main_tid));
+      if (r.ok() && !r->rows.empty()) {
+        upid = std::to_string(r->rows[0][0].int_value);
+        utid = std::to_string(r->rows[0][1].int_value);
+      }
+    }
+    f->set = {{"trace_overview", {}},         {"focus_app", {}},
+              {"refresh_rate", {}},           {"rendering_architecture", {{"upid", upid}}},
+              {"frame_overview", {{"upid", upid}}}, {"janky_frames", {{"upid", upid}}},
+              {"jank_root_causes", {{"upid", upid}}}, {"cpu_top_threads", {}},
+              {"runnable_latency", {}},       {"cpu_frequency", {}},
+              {"thread_state_breakdown", {{"utid", utid}}},
+              {"binder_slow_calls", {{"upid", upid}}}};
     return f;
   }();
   return *f;
@@ -79,7 +85,7 @@ void BM_SkillSetInProcess(benchmark::State& state) {
     }
     TraceDatabaseRunner runner(&(*trace)->db());
     SkillExecutor executor(f.library, runner);
-    for (const auto& [skill, params] : SkillSet()) {
+    for (const auto& [skill, params] : f.set) {
       SkillRunResult r = executor.Run(*f.library.Find(skill), params);
       if (r.outcome == SkillOutcome::kError) state.SkipWithError((skill + ": " + r.message).c_str());
     }
@@ -99,7 +105,7 @@ void BM_SkillSetInProcessLoaded(benchmark::State& state) {
   TraceDatabaseRunner runner(&(*trace)->db());
   SkillExecutor executor(f.library, runner);
   for (auto _ : state) {
-    for (const auto& [skill, params] : SkillSet()) {
+    for (const auto& [skill, params] : f.set) {
       SkillRunResult r = executor.Run(*f.library.Find(skill), params);
       if (std::getenv("TW_BENCH_VERBOSE")) {
         std::fprintf(stderr, "%-24s %8.1f ms %s\n", skill.c_str(), r.elapsed_ns / 1e6,
@@ -135,7 +141,7 @@ void BM_SkillSetThroughServices(benchmark::State& state) {
   }
   auto stub = pb::SkillEngine::NewStub(grpc::CreateChannel(se.address(), grpc::InsecureChannelCredentials()));
   auto run_set = [&]() -> bool {
-    for (const auto& [skill, params] : SkillSet()) {
+    for (const auto& [skill, params] : f.set) {
       pb::InvokeSkillRequest req;
       req.set_trace_id(*id);
       req.set_skill(skill);
