@@ -123,6 +123,7 @@ int64_t OrchestratorService::Append(const std::string& session, int turn, Live& 
   {
     std::lock_guard<std::mutex> lock(live.mu);
     live.last_seq = std::max(live.last_seq, *seq);
+    if (kind == AgentEventKind::kDone) live.done_appended = true;
   }
   live.cv.notify_all();
   return *seq;
@@ -247,7 +248,12 @@ absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& ses
   }
   if (shutting_down_) return absl::UnavailableError("the orchestrator is shutting down");
   auto live = LiveFor(session.id);
-  std::lock_guard<std::mutex> lock(live->mu);
+  std::unique_lock<std::mutex> lock(live->mu);
+  // A client that saw the previous turn's `done` may ask again before that turn's thread has
+  // quite finished: wait for it rather than refuse.
+  if (live->running && live->done_appended) {
+    live->cv.wait_for(lock, std::chrono::seconds(10), [&] { return !live->running; });
+  }
   if (live->running) {
     return absl::FailedPreconditionError(
         absl::StrCat("turn ", live->turn, " is still running in this session; cancel it or wait"));
@@ -257,6 +263,7 @@ absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& ses
                    store_->StartTurn(session.id, question, options.mode().empty() ? "auto" : options.mode(),
                                      options.scene()));
   live->running = true;
+  live->done_appended = false;
   live->turn = turn;
   live->cancel = false;
   live->worker = std::thread(&OrchestratorService::RunTurn, this, session, turn, question, options, live);
@@ -286,7 +293,16 @@ std::string OrchestratorService::SelectionText(const pb::Selection& selection,
 void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::string question,
                                   pb::AskOptions options, std::shared_ptr<Live> live) {
   const std::string& sid = session.id;
-  auto emit = [&](const agent::AgentEvent& e) { Append(sid, turn, *live, e.kind, e.data); };
+  // `done` is held back until the turn is persisted, so a client that sees it can read the
+  // finished turn (GetSession, GetDiagnosis) and ask again at once.
+  nlohmann::json done = {{"status", "OK"}};
+  auto emit = [&](const agent::AgentEvent& e) {
+    if (e.kind == AgentEventKind::kDone) {
+      done = e.data;
+      return;
+    }
+    Append(sid, turn, *live, e.kind, e.data);
+  };
   TraceBackends backends = backends_.ForTrace(session.trace_id, &live->cancel);
   std::unique_ptr<verify::VerifierClient> verifier;
   if (options_.verifier.empty()) {
@@ -396,6 +412,7 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
   tokens.cost_micro_usd = options_.micro_usd_of ? options_.micro_usd_of(usage) : 0;
   (void)store_->AddUsage(sid, tokens);
   (void)store_->FinishTurn(sid, turn, status, agent::RenderJson(report));
+  Append(sid, turn, *live, AgentEventKind::kDone, done);
   {
     std::lock_guard<std::mutex> lock(live->mu);
     live->running = false;

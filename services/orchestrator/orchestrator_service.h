@@ -73,6 +73,7 @@ class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
     std::mutex mu;
     std::condition_variable cv;
     bool running = false;
+    bool done_appended = false;  // the running turn's `done` event is in the log
     int turn = 0;
     int64_t last_seq = 0;
     std::atomic<bool> cancel{false};
