@@ -7,17 +7,6 @@
 namespace tw::agent {
 namespace {
 
-verify::Severity ToVerifySeverity(FindingSeverity s) {
-  switch (s) {
-    case FindingSeverity::kCritical: return verify::Severity::kCritical;
-    case FindingSeverity::kHigh: return verify::Severity::kHigh;
-    case FindingSeverity::kMedium: return verify::Severity::kMedium;
-    case FindingSeverity::kLow: return verify::Severity::kLow;
-    case FindingSeverity::kInfo: return verify::Severity::kInfo;
-  }
-  return verify::Severity::kInfo;
-}
-
 verify::HypothesisStatus ToVerifyStatus(const std::string& status) {
   if (status == "confirmed") return verify::HypothesisStatus::kConfirmed;
   if (status == "rejected") return verify::HypothesisStatus::kRejected;

@@ -24,6 +24,8 @@ verify::Cell ToCell(const SqlValue& v) {
   return std::monostate{};
 }
 
+}  // namespace
+
 verify::Severity ToVerifySeverity(FindingSeverity s) {
   switch (s) {
     case FindingSeverity::kCritical: return verify::Severity::kCritical;
@@ -34,8 +36,6 @@ verify::Severity ToVerifySeverity(FindingSeverity s) {
   }
   return verify::Severity::kInfo;
 }
-
-}  // namespace
 
 verify::Artifact ToVerifyArtifact(const skills::StepResult& result) {
   verify::Artifact a;

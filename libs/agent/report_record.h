@@ -9,6 +9,7 @@
 
 namespace tw::agent {
 
+verify::Severity ToVerifySeverity(FindingSeverity severity);
 verify::Artifact ToVerifyArtifact(const skills::StepResult& result);
 verify::AnalysisRecord ToAnalysisRecord(const AnalysisReport& report,
                                         const strategy::Strategy& strategy);
