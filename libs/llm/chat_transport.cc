@@ -26,6 +26,31 @@ bool Is2xx(int status) { return status >= 200 && status < 300; }
 
 }  // namespace
 
+void AddStandardHeaders(const ProviderSettings& settings, AuthStyle default_auth, bool stream,
+                        HttpRequest& http) {
+  http.headers.push_back({"Content-Type", "application/json"});
+  http.headers.push_back({"Accept", stream ? "text/event-stream" : "application/json"});
+  if (!settings.api_key.empty()) {
+    const AuthStyle auth = settings.auth == AuthStyle::kDefault ? default_auth : settings.auth;
+    switch (auth) {
+      case AuthStyle::kBearer:
+        http.headers.push_back({"Authorization", "Bearer " + settings.api_key});
+        break;
+      case AuthStyle::kXApiKey: http.headers.push_back({"x-api-key", settings.api_key}); break;
+      case AuthStyle::kApiKeyHeader: http.headers.push_back({"api-key", settings.api_key}); break;
+      case AuthStyle::kDefault:
+      case AuthStyle::kNone: break;
+    }
+  }
+  for (const auto& h : settings.extra_headers) http.headers.push_back(h);
+}
+
+TransportSettings TransportFor(const std::string& provider, const ProviderSettings& settings,
+                               ConnectionPool* pool) {
+  return TransportSettings{provider,         settings.api_key,  settings.connect_timeout_ms,
+                           settings.idle_timeout_ms, settings.retry, settings.jitter_seed, pool};
+}
+
 std::string JoinUrl(const std::string& base, const std::string& path) {
   std::string out = base;
   while (!out.empty() && out.back() == '/') out.pop_back();

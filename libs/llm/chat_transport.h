@@ -13,6 +13,7 @@
 #include "libs/llm/http_client.h"
 #include "libs/llm/llm_provider.h"
 #include "libs/llm/provider_errors.h"
+#include "libs/llm/provider_settings.h"
 #include "libs/llm/retry_policy.h"
 
 namespace tw::llm {
@@ -68,6 +69,15 @@ absl::StatusOr<ChatResponse> PostWithRetries(
     const std::string& model, const StreamCallbacks& callbacks,
     const std::function<std::unique_ptr<ResponseDecoder>()>& make_decoder,
     AttemptStats* stats = nullptr);
+
+// The headers every request carries: a JSON body, the response type asked for, the key in the
+// settings' auth style (`default_auth` when that is kDefault), then the configured extra headers.
+void AddStandardHeaders(const ProviderSettings& settings, AuthStyle default_auth, bool stream,
+                        HttpRequest& http);
+
+// The attempt loop's settings for a provider with `settings`.
+TransportSettings TransportFor(const std::string& provider, const ProviderSettings& settings,
+                               ConnectionPool* pool);
 
 // Appends a path to a base URL without doubling the slash.
 std::string JoinUrl(const std::string& base, const std::string& path);

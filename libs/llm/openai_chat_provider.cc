@@ -304,25 +304,8 @@ absl::StatusOr<ChatResponse> OpenAiChatProvider::Chat(const ChatRequest& request
   // Trace text may hold invalid UTF-8: replace it rather than throw.
   http.body = BuildOpenAiChatBody(request, model, completion_tokens)
                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  http.headers.push_back({"Content-Type", "application/json"});
-  http.headers.push_back(
-      {"Accept", request.options.stream ? "text/event-stream" : "application/json"});
-  if (!settings_.api_key.empty()) {
-    switch (settings_.auth) {
-      case AuthStyle::kDefault:
-      case AuthStyle::kBearer:
-        http.headers.push_back({"Authorization", "Bearer " + settings_.api_key});
-        break;
-      case AuthStyle::kXApiKey: http.headers.push_back({"x-api-key", settings_.api_key}); break;
-      case AuthStyle::kApiKeyHeader: http.headers.push_back({"api-key", settings_.api_key}); break;
-      case AuthStyle::kNone: break;
-    }
-  }
-  for (const auto& h : settings_.extra_headers) http.headers.push_back(h);
-
-  TransportSettings transport{"openai", settings_.api_key, settings_.connect_timeout_ms,
-                              settings_.idle_timeout_ms, settings_.retry, settings_.jitter_seed,
-                              &pool_};
+  AddStandardHeaders(settings_, AuthStyle::kBearer, request.options.stream, http);
+  const TransportSettings transport = TransportFor("openai", settings_, &pool_);
   AttemptStats stats;
   auto result = PostWithRetries(
       transport, std::move(http), request.options, model, callbacks,
