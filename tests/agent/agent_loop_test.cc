@@ -14,56 +14,14 @@
 #include "absl/strings/str_format.h"
 #include "libs/skills/trace_database_runner.h"
 #include "tests/agent/agent_test_env.h"
+#include "tests/agent/scripted_model.h"
 
 namespace tw::agent {
 namespace {
 
-// What one model call returns, computed from the request it receives.
-using Script = std::function<absl::StatusOr<llm::ChatResponse>(const llm::ChatRequest&)>;
-
-class ScriptedModel : public llm::LlmProvider {
- public:
-  explicit ScriptedModel(std::vector<Script> script) : script_(std::move(script)) {}
-
-  absl::StatusOr<llm::ChatResponse> Chat(const llm::ChatRequest& request,
-                                         const llm::StreamCallbacks& callbacks) override {
-    requests.push_back(request);
-    if (calls_ >= script_.size()) return absl::InternalError("script exhausted");
-    auto response = script_[calls_++](request);
-    if (response.ok() && callbacks.on_text && !response->text.empty()) {
-      // Streamed in two pieces, as a real provider would.
-      const size_t half = response->text.size() / 2;
-      callbacks.on_text(response->text.substr(0, half));
-      callbacks.on_text(response->text.substr(half));
-    }
-    if (response.ok()) {
-      response->usage = {1000, 100, 600, 0};
-      response->finish_reason =
-          response->tool_calls.empty() ? llm::FinishReason::kStop : llm::FinishReason::kToolCalls;
-    }
-    return response;
-  }
-  std::string Name() const override { return "scripted"; }
-  std::string Model() const override { return "scripted-1"; }
-
-  std::vector<llm::ChatRequest> requests;
-
- private:
-  std::vector<Script> script_;
-  size_t calls_ = 0;
-};
-
-llm::ChatResponse Calls(std::vector<llm::ToolCall> calls, std::string text = "") {
-  llm::ChatResponse r;
-  r.text = std::move(text);
-  r.tool_calls = std::move(calls);
-  return r;
-}
-llm::ChatResponse Text(std::string text) {
-  llm::ChatResponse r;
-  r.text = std::move(text);
-  return r;
-}
+using agent_test::Calls;
+using agent_test::ScriptedModel;
+using agent_test::Text;
 
 const llm::Message* LastToolResult(const llm::ChatRequest& request) {
   for (auto it = request.messages.rbegin(); it != request.messages.rend(); ++it) {

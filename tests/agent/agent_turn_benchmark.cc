@@ -16,37 +16,19 @@
 #include "libs/agent/session_store.h"
 #include "libs/skills/trace_database_runner.h"
 #include "tests/agent/agent_test_env.h"
+#include "tests/agent/scripted_model.h"
 
 namespace tw::agent {
 namespace {
 
-// A model that answers from a fixed script, instantly.
-class InstantModel : public llm::LlmProvider {
- public:
-  explicit InstantModel(std::vector<llm::ChatResponse> script) : script_(std::move(script)) {}
-  absl::StatusOr<llm::ChatResponse> Chat(const llm::ChatRequest&, const llm::StreamCallbacks& cb) override {
-    if (next_ >= script_.size()) return absl::InternalError("script exhausted");
-    llm::ChatResponse r = script_[next_++];
-    if (cb.on_text && !r.text.empty()) cb.on_text(r.text);
-    return r;
-  }
-  std::string Name() const override { return "instant"; }
-  std::string Model() const override { return "instant"; }
+using agent_test::Calls;
+using agent_test::Text;
 
- private:
-  std::vector<llm::ChatResponse> script_;
-  size_t next_ = 0;
-};
-
-llm::ChatResponse Calls(std::vector<llm::ToolCall> calls) {
-  llm::ChatResponse r;
-  r.tool_calls = std::move(calls);
-  return r;
-}
-llm::ChatResponse Text(std::string text) {
-  llm::ChatResponse r;
-  r.text = std::move(text);
-  return r;
+// The model answers instantly from a fixed script.
+agent_test::ScriptedModel InstantModel(const std::vector<llm::ChatResponse>& answers) {
+  std::vector<agent_test::Script> script;
+  for (const auto& a : answers) script.push_back([a](const llm::ChatRequest&) { return a; });
+  return agent_test::ScriptedModel(std::move(script));
 }
 
 void BM_AgentTurnOverhead(benchmark::State& state) {
@@ -91,7 +73,7 @@ void BM_AgentTurnOverhead(benchmark::State& state) {
   double overhead_ms = 0, tools_ms = 0;
   int64_t events = 0;
   for (auto _ : state) {
-    InstantModel model({
+    agent_test::ScriptedModel model = InstantModel({
         Calls({{"c1", "execute_sql", sql}}),
         Calls({{"c2", "submit_plan", plan}}),
         Calls({{"c3", "invoke_skill", R"({"skill": "cpu_top_threads"})"}, {"c4", "execute_sql", sql}}),
