@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/query/row_filter.h"
 
 namespace tw {
 namespace {
@@ -34,14 +35,39 @@ struct Vtab : sqlite3_vtab {
 };
 
 struct Cursor : sqlite3_vtab_cursor {
-  // Either iterate rows [pos, end) directly, or positions [pos, end) of `list`.
+  // Either iterate rows [pos, end) directly, or positions [pos, end) of `list`, skipping rows
+  // the filter rejects.
   const std::vector<uint32_t>* list = nullptr;
   uint32_t pos = 0;
   uint32_t end = 0;
+  RowFilter filter;
   uint32_t Row() const { return list ? (*list)[pos] : pos; }
+  void SkipRejected() {
+    if (filter.empty()) return;
+    while (pos < end && !filter.Matches(Row())) ++pos;
+  }
 };
 
-const Table& TableOf(sqlite3_vtab* v) { return *static_cast<Vtab*>(v)->ctx->table; }
+// One xFilter argument as BestIndex laid it out in idxStr: "<role><op><column>;" per argument,
+// role 'p' (drives the access plan) or 'r' (residual: checked by the RowFilter).
+struct ArgSpec {
+  bool primary;
+  char op;
+  int col;  // 0 = id, k = columns()[k-1]
+};
+
+std::vector<ArgSpec> ParseArgSpecs(const char* idx_str) {
+  std::vector<ArgSpec> out;
+  for (const char* p = idx_str ? idx_str : ""; p[0] && p[1];) {
+    ArgSpec a{p[0] == 'p', p[1], 0};
+    p += 2;
+    while (*p >= '0' && *p <= '9') a.col = a.col * 10 + (*p++ - '0');
+    if (*p == ';') ++p;
+    out.push_back(a);
+  }
+  return out;
+}
+
 
 const char* SqlType(ColumnType t) {
   switch (t) {
@@ -74,23 +100,41 @@ int Disconnect(sqlite3_vtab* v) {
   return SQLITE_OK;
 }
 
+// Whether constraint `i` can be filtered exactly enough in C++ (see RowFilter): integer columns
+// and id with any comparison, string columns with BINARY equality.
+bool Filterable(const Table& table, sqlite3_index_info* info, int i) {
+  const auto& c = info->aConstraint[i];
+  if (!c.usable || !OpCode(c.op)) return false;
+  if (c.iColumn <= 0) return true;
+  const Column* column = table.columns()[c.iColumn - 1];
+  if (column->type() == ColumnType::kDouble) return false;
+  if (column->type() == ColumnType::kString) {
+    const char* coll = sqlite3_vtab_collation(info, i);
+    return c.op == SQLITE_INDEX_CONSTRAINT_EQ && !(coll && sqlite3_stricmp(coll, "BINARY") != 0);
+  }
+  return true;
+}
+
 int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
-  const Table& table = TableOf(v);
+  TableVtabContext& ctx = *static_cast<Vtab*>(v)->ctx;
+  const Table& table = *ctx.table;
   const double n = std::max<double>(table.row_count(), 1);
   const auto& cols = table.columns();
+  // Rows per value of an equality on column `col` (1-based), from a sample of the column.
+  auto rows_per_value = [&](int col) {
+    return col <= 0 ? 1.0 : std::max(1.0, ctx.indexes->RowsPerValue(static_cast<uint32_t>(col - 1)));
+  };
 
-  // Score each candidate plan; keep the cheapest.
+  // Score each candidate plan by the rows it visits; keep the cheapest.
   int best_plan = kFullScan;
   int best_col = -1;
   double best_cost = n;
-  double best_rows = n;
 
-  auto consider = [&](int plan, int col, double cost, double rows) {
+  auto consider = [&](int plan, int col, double cost) {
     if (cost < best_cost) {
       best_plan = plan;
       best_col = col;
       best_cost = cost;
-      best_rows = rows;
     }
   };
 
@@ -100,7 +144,7 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     const int col = c.iColumn;  // 0 = id, k = cols[k-1]; -1 = rowid
     const bool eq = c.op == SQLITE_INDEX_CONSTRAINT_EQ;
     if (col <= 0) {
-      consider(kIdRange, 0, eq ? 1 : n / 4, eq ? 1 : n / 4);
+      consider(kIdRange, 0, eq ? 1 : n / 4);
       continue;
     }
     const Column* column = cols[col - 1];
@@ -110,45 +154,58 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
       // COLLATE NOCASE, say, it would miss rows SQLite's re-check would have accepted.
       const char* coll = sqlite3_vtab_collation(info, i);
       if (!eq || (coll && sqlite3_stricmp(coll, "BINARY") != 0)) continue;
-      consider(kIndexedEq, col, 20 + std::log2(n), 20);
+      // Index rows are scattered through the table: each costs a little more than a scanned one.
+      consider(kIndexedEq, col, 2 * rows_per_value(col) + std::log2(n));
       continue;
     }
     if (column->flags() & kSorted) {
-      consider(kSortedRange, col, eq ? 10 + std::log2(n) : n / 4, eq ? 10 : n / 4);
+      consider(kSortedRange, col, eq ? rows_per_value(col) + std::log2(n) : n / 4);
     } else if (eq) {
-      consider(kIndexedEq, col, 20 + std::log2(n), 20);
+      consider(kIndexedEq, col, 2 * rows_per_value(col) + std::log2(n));
     }
   }
 
-  // Pass every usable constraint of the chosen column (plus id ranges) to xFilter.
-  std::string ops;
+  // Pass the chosen column's constraints (plus id ranges) to xFilter to drive the plan, and
+  // every other filterable constraint as a residual check.
+  std::string specs;
   int arg = 0;
-  if (best_plan != kFullScan) {
-    for (int i = 0; i < info->nConstraint; ++i) {
-      const auto& c = info->aConstraint[i];
-      if (!c.usable || !OpCode(c.op)) continue;
-      const int col = c.iColumn < 0 ? 0 : c.iColumn;
-      if (col != best_col) continue;
-      if (best_plan == kIndexedEq && c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-      if (best_plan == kIndexedEq && cols[col - 1]->type() == ColumnType::kString) {
-        const char* coll = sqlite3_vtab_collation(info, i);
-        if (coll && sqlite3_stricmp(coll, "BINARY") != 0) continue;
+  double out_rows = std::min(best_cost, n);
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& c = info->aConstraint[i];
+    if (!c.usable || !OpCode(c.op)) continue;
+    const int col = c.iColumn < 0 ? 0 : c.iColumn;
+    const bool eq = c.op == SQLITE_INDEX_CONSTRAINT_EQ;
+    // The value index answers only equality, and for strings only exact (BINARY) equality.
+    const bool primary = best_plan != kFullScan && col == best_col &&
+                         (best_plan != kIndexedEq || (eq && Filterable(table, info, i)));
+    if (!primary && !Filterable(table, info, i)) continue;
+    char op = OpCode(c.op);
+    if (!primary) {
+      // A residual IN is taken all at once (one xFilter call, a set check per row) instead of
+      // SQLite calling xFilter once per value.
+      if (eq && sqlite3_vtab_in(info, i, -1)) {
+        sqlite3_vtab_in(info, i, 1);
+        op = 'i';
       }
-      info->aConstraintUsage[i].argvIndex = ++arg;
-      // SQLite re-checks everything except exact id equality: cheap, and keeps type affinity
-      // and NULL semantics exactly SQLite's.
-      info->aConstraintUsage[i].omit = 0;
-      ops.push_back(OpCode(c.op));
+      out_rows *= eq ? std::min(1.0, rows_per_value(col) / n) : 0.5;
     }
+    info->aConstraintUsage[i].argvIndex = ++arg;
+    // SQLite re-checks everything: cheap, and keeps type affinity and NULL semantics exactly
+    // SQLite's even where the checks here are only a superset.
+    info->aConstraintUsage[i].omit = 0;
+    absl::StrAppend(&specs, primary ? "p" : "r", std::string(1, op), col, ";");
   }
+  out_rows = std::max(out_rows, 1.0);
   info->idxNum = best_plan | ((best_col < 0 ? 0 : best_col) << 8);
-  info->idxStr = sqlite3_mprintf("%s", ops.c_str());
+  info->idxStr = sqlite3_mprintf("%s", specs.c_str());
   info->needToFreeIdxStr = 1;
-  info->estimatedCost = best_cost;
-  info->estimatedRows = static_cast<sqlite3_int64>(best_rows);
-  if (best_plan == kIdRange && ops == "=") info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+  // Visiting a row costs less than SQLite processing one: residual checks pay for themselves.
+  info->estimatedCost = best_cost * 0.5 + out_rows;
+  info->estimatedRows = static_cast<sqlite3_int64>(out_rows);
+  if (best_plan == kIdRange && specs == "p=0;") info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
 
-  // Rows come out in id order for every plan but the value index.
+  // Rows come out in id order for every plan but the value index (SQLite itself drops this
+  // when a primary IN constraint makes it call xFilter once per value).
   if (best_plan != kIndexedEq && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 0 &&
       !info->aOrderBy[0].desc) {
     info->orderByConsumed = 1;
@@ -204,40 +261,6 @@ void ApplyBound(char op, int64_t v, uint32_t* lo, uint32_t* hi, ValueAt value_at
   if (*lo > *hi) *lo = *hi;
 }
 
-// Integer value of a constraint argument, when it can drive a search. Reals are rounded in the
-// direction that keeps the search a superset; anything else (text vs int, NULL) returns false.
-bool IntArg(sqlite3_value* v, char op, int64_t* out) {
-  int type = sqlite3_value_type(v);
-  if (type == SQLITE_TEXT) {
-    // Text that looks like a number compares as one against an INTEGER column. Convert a copy:
-    // sqlite3_value_numeric_type() rewrites its argument, which is SQLite's own register.
-    sqlite3_value* copy = sqlite3_value_dup(v);
-    if (!copy) return false;
-    type = sqlite3_value_numeric_type(copy);
-    const bool ok = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
-    const bool result = ok && IntArg(copy, op, out);
-    sqlite3_value_free(copy);
-    return result;
-  }
-  switch (type) {
-    case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return true;
-    case SQLITE_FLOAT: {
-      const double d = sqlite3_value_double(v);
-      if (d > 9e18 || d < -9e18) return false;
-      if (op == '=') {
-        if (d != static_cast<double>(static_cast<int64_t>(d))) return false;
-        *out = static_cast<int64_t>(d);
-      } else if (op == '>' || op == 'g') {
-        *out = static_cast<int64_t>(std::floor(d));
-      } else {
-        *out = static_cast<int64_t>(std::ceil(d));
-      }
-      return true;
-    }
-    default: return false;
-  }
-}
-
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
            sqlite3_value** argv) {
   auto* c = static_cast<Cursor*>(cur);
@@ -248,40 +271,58 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
   c->list = nullptr;
   c->pos = 0;
   c->end = table.row_count();
+  c->filter = RowFilter();
+
+  const std::vector<ArgSpec> specs = ParseArgSpecs(idx_str);
+  std::vector<std::pair<char, sqlite3_value*>> primary;
+  for (int i = 0; i < argc && i < static_cast<int>(specs.size()); ++i) {
+    const ArgSpec& a = specs[static_cast<size_t>(i)];
+    if (a.primary) {
+      primary.emplace_back(a.op, argv[i]);
+      continue;
+    }
+    const Column* column = a.col == 0 ? nullptr : table.columns()[static_cast<size_t>(a.col - 1)];
+    if (!c->filter.Add(column, a.op, argv[i], *ctx->strings)) {
+      c->end = 0;  // no row can match
+      return SQLITE_OK;
+    }
+  }
 
   if (plan == kIdRange) {
     uint32_t lo = 0, hi = table.row_count();
-    for (int i = 0; i < argc; ++i) {
+    for (const auto& [op, value] : primary) {
       int64_t v;
-      if (sqlite3_value_type(argv[i]) == SQLITE_NULL) { lo = hi; break; }
-      if (!IntArg(argv[i], idx_str[i], &v)) continue;
-      ApplyBound(idx_str[i], v, &lo, &hi, [](uint32_t m) { return static_cast<int64_t>(m); });
+      if (sqlite3_value_type(value) == SQLITE_NULL) { lo = hi; break; }
+      if (!ConstraintIntArg(value, op, &v)) continue;
+      ApplyBound(op, v, &lo, &hi, [](uint32_t m) { return static_cast<int64_t>(m); });
     }
     c->pos = lo;
     c->end = hi;
   } else if (plan == kSortedRange) {
     const Column* column = table.columns()[col - 1];
     uint32_t lo = 0, hi = table.row_count();
-    for (int i = 0; i < argc; ++i) {
-      if (sqlite3_value_type(argv[i]) == SQLITE_NULL) { lo = hi; break; }
+    for (const auto& [op, value] : primary) {
+      if (sqlite3_value_type(value) == SQLITE_NULL) { lo = hi; break; }
       int64_t v;
       if (column->type() == ColumnType::kString) continue;  // ids are not ordered like text
-      if (!IntArg(argv[i], idx_str[i], &v)) continue;
-      ApplyBound(idx_str[i], v, &lo, &hi, [&](uint32_t m) { return column->GetInt(m); });
+      if (!ConstraintIntArg(value, op, &v)) continue;
+      ApplyBound(op, v, &lo, &hi, [&](uint32_t m) { return column->GetInt(m); });
     }
     c->pos = lo;
     c->end = hi;
-  } else if (plan == kIndexedEq) {
+  } else if (plan == kIndexedEq && !primary.empty()) {
     const Column* column = table.columns()[col - 1];
-    if (argc < 1) return SQLITE_OK;
-    sqlite3_value* arg = argv[0];
+    sqlite3_value* arg = primary[0].second;
     if (sqlite3_value_type(arg) == SQLITE_NULL) {
       c->end = 0;
       return SQLITE_OK;
     }
     int64_t key;
     if (column->type() == ColumnType::kString) {
-      if (sqlite3_value_type(arg) != SQLITE_TEXT) return SQLITE_OK;  // full scan, SQLite checks
+      if (sqlite3_value_type(arg) != SQLITE_TEXT) {  // full scan, SQLite checks
+        c->SkipRejected();
+        return SQLITE_OK;
+      }
       const char* text = reinterpret_cast<const char*>(sqlite3_value_text(arg));
       const int len = sqlite3_value_bytes(arg);
       const StringId id = ctx->strings->Find(std::string_view(text, len));
@@ -290,7 +331,8 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
         return SQLITE_OK;
       }
       key = id;
-    } else if (!IntArg(arg, '=', &key)) {
+    } else if (!ConstraintIntArg(arg, '=', &key)) {
+      c->SkipRejected();
       return SQLITE_OK;  // full scan
     }
     const std::vector<uint32_t>& index = ctx->indexes->IndexFor(col - 1);
@@ -305,11 +347,14 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
     c->pos = lo;
     c->end = hi;
   }
+  c->SkipRejected();
   return SQLITE_OK;
 }
 
 int Next(sqlite3_vtab_cursor* cur) {
-  ++static_cast<Cursor*>(cur)->pos;
+  auto* c = static_cast<Cursor*>(cur);
+  ++c->pos;
+  c->SkipRejected();
   return SQLITE_OK;
 }
 
@@ -391,6 +436,41 @@ const std::vector<uint32_t>& TableIndexCache::IndexFor(uint32_t col) {
     slot = std::move(index);
   }
   return *slot;
+}
+
+double TableIndexCache::RowsPerValue(uint32_t col) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (rows_per_value_.size() < table_->columns().size()) {
+    rows_per_value_.resize(table_->columns().size(), -1);
+  }
+  double& slot = rows_per_value_[col];
+  if (slot < 0) {
+    // Distinct values among evenly spaced sample rows. A column with few values (a state, a
+    // cpu) shows each of them many times; where most samples differ, extrapolate linearly.
+    const Column* column = table_->columns()[col];
+    const uint32_t n = table_->row_count();
+    const uint32_t samples = std::min<uint32_t>(n, 1024);
+    std::vector<int64_t> seen;
+    seen.reserve(samples);
+    for (uint32_t i = 0; i < samples; ++i) {
+      const uint32_t row = static_cast<uint32_t>(static_cast<uint64_t>(i) * n / samples);
+      if (column->IsNull(row)) continue;
+      seen.push_back(column->type() == ColumnType::kString
+                         ? static_cast<int64_t>(column->GetString(row))
+                         : column->GetInt(row));
+    }
+    std::sort(seen.begin(), seen.end());
+    const double distinct =
+        static_cast<double>(std::unique(seen.begin(), seen.end()) - seen.begin());
+    if (distinct == 0) {
+      slot = 1;
+    } else if (distinct < seen.size() / 2.0) {
+      slot = n / distinct;
+    } else {
+      slot = static_cast<double>(seen.size()) / distinct;
+    }
+  }
+  return slot;
 }
 
 absl::Status RegisterTableVtab(sqlite3* db, TableVtabContext* ctx) {

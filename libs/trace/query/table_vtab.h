@@ -2,7 +2,9 @@
 // Exposes an in-memory columnar Table to SQLite as an eponymous virtual table named
 // `__intrinsic_<table>`. Constraints on `id`, on sorted columns, and equality on any integer or
 // string column are answered from the columns themselves (binary search, or a per-column index
-// built lazily on first use), so joins over millions of rows stay fast.
+// built lazily on first use), so joins over millions of rows stay fast. The plan is chosen by
+// estimated selectivity; the constraints it does not use are checked in C++ (RowFilter) so that
+// SQLite only sees candidate rows.
 
 #include <sqlite3.h>
 
@@ -23,11 +25,14 @@ class TableIndexCache {
   explicit TableIndexCache(const Table* table) : table_(table) {}
   // Row ids ordered by (value, row) for integer/string column `col`; NULL cells excluded.
   const std::vector<uint32_t>& IndexFor(uint32_t col);
+  // Estimated rows per distinct value of column `col` (from a sample), for query planning.
+  double RowsPerValue(uint32_t col);
 
  private:
   const Table* table_;
   std::mutex mu_;
   std::vector<std::unique_ptr<std::vector<uint32_t>>> indexes_;
+  std::vector<double> rows_per_value_;  // -1: not estimated yet
 };
 
 struct TableVtabContext {
