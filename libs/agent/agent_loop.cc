@@ -149,11 +149,15 @@ TurnOutcome AgentLoop::Run(const TurnRequest& request, AgentSession& session,
                                      !request.context.selection.empty(),
                                      scene != nullptr ? scene->scene : "general");
   session.mode = mode.mode;
-  emit(AgentEventKind::kProgress, {{"stage", "scene"},
-                                   {"scene", scene != nullptr ? scene->scene : "general"},
-                                   {"matched_by", matched_by},
-                                   {"mode", AnalysisModeName(mode.mode)},
-                                   {"mode_reason", mode.reason}});
+  nlohmann::json scene_event = {{"stage", "scene"},
+                                {"scene", scene != nullptr ? scene->scene : "general"},
+                                {"matched_by", matched_by},
+                                {"mode", AnalysisModeName(mode.mode)},
+                                {"mode_reason", mode.reason}};
+  if (!request.context.reference_trace_id.empty()) {
+    scene_event["reference_trace_id"] = request.context.reference_trace_id;
+  }
+  emit(AgentEventKind::kProgress, std::move(scene_event));
 
   ToolContext context = tools_;
   context.session = &session;

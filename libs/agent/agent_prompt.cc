@@ -71,6 +71,13 @@ absl::StatusOr<TurnPrompt> BuildTurnPrompt(const strategy::StrategyLibrary& stra
     }
   }
   // Per interaction: changes with every tool call.
+  if (!context.reference_trace_id.empty()) {
+    ASSIGN_OR_RETURN(std::string text,
+                     Render(strategies, "comparison",
+                            {{"trace_id", session.trace.empty() ? "current" : session.trace},
+                             {"reference_trace_id", context.reference_trace_id}}));
+    sections.push_back({"Comparison", PromptTier::kInteraction, std::move(text)});
+  }
   if (!context.selection.empty()) {
     ASSIGN_OR_RETURN(std::string text,
                      Render(strategies, "selection_context", {{"selection", context.selection}}));

@@ -18,6 +18,9 @@ struct TurnContext {
   std::string trace_context;   // context probes: data completeness, focus app, refresh rate...
   std::string selection;       // the UI selection, described; empty = none
   std::string prior_findings;  // earlier turns' findings (multi-turn follow-ups)
+  // A comparison turn: the reference trace's id. The per-interaction tier then carries the
+  // comparison instructions (templates/comparison.md).
+  std::string reference_trace_id;
 };
 
 struct TurnPrompt {

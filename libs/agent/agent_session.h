@@ -42,6 +42,7 @@ struct AgentSession {
   int data_results = 0;  // successful data-tool results (reflection nudge)
   int consecutive_failures = 0;
   int next_sql_artifact = 1;
+  int next_comparison_artifact = 1;  // cmp-N: compare_skill / get_comparison_context results
 
   bool HasArtifact(const std::string& id) const { return artifacts.count(id) > 0; }
   void AddArtifact(std::shared_ptr<const skills::StepResult> result) {

@@ -2,11 +2,11 @@
 
 #include <chrono>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "libs/agent/comparison_tools.h"
 #include "libs/agent/result_summary.h"
+#include "libs/agent/tool_support.h"
 
 namespace tw::agent {
 namespace {
@@ -19,103 +19,56 @@ int64_t NowNs() {
       .count();
 }
 
-ToolResult Fail(std::string message) { return {false, std::move(message), {}}; }
-
-json Schema(json properties, std::vector<std::string> required) {
-  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", required},
-          {"additionalProperties", false}};
-}
-
-// Typed accessors that report wrong or missing arguments instead of throwing.
-bool GetString(const json& args, const char* key, std::string* out, std::string* error,
-               bool required = true) {
-  auto it = args.find(key);
-  if (it == args.end() || it->is_null()) {
-    if (required) *error = absl::StrCat("missing argument '", key, "'");
-    return !required;
-  }
-  if (!it->is_string()) {
-    *error = absl::StrCat("argument '", key, "' must be a string");
-    return false;
-  }
-  *out = it->get<std::string>();
-  return true;
-}
-
-std::vector<std::string> GetStringList(const json& args, const char* key) {
-  std::vector<std::string> out;
-  auto it = args.find(key);
-  if (it == args.end() || !it->is_array()) return out;
-  for (const auto& v : *it) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
-// Column display types for ad-hoc SQL, from trace_processor's naming conventions.
-skills::ColumnType GuessType(const std::string& name, const std::vector<std::vector<SqlValue>>& rows,
-                             size_t c) {
-  bool numeric = false, text = false;
-  for (const auto& row : rows) {
-    if (c >= row.size()) continue;
-    numeric |= row[c].type == SqlValue::Type::kInt || row[c].type == SqlValue::Type::kDouble;
-    text |= row[c].type == SqlValue::Type::kString;
-  }
-  if (text || !numeric) return skills::ColumnType::kString;
-  const std::string n = absl::AsciiStrToLower(name);
-  if (n == "dur" || absl::EndsWith(n, "_dur") || absl::EndsWith(n, "_ns") ||
-      absl::StartsWith(n, "dur_") || absl::EndsWith(n, "_dur_ns")) {
-    return skills::ColumnType::kDurationNs;
-  }
-  if (n == "ts" || absl::EndsWith(n, "_ts") || n == "ts_end") return skills::ColumnType::kTimestampNs;
-  return skills::ColumnType::kNumber;
-}
-
-std::string SkillOutcomeText(const skills::SkillRunResult& r) {
-  return absl::StrCat("skill ", r.skill, ": ", skills::SkillOutcomeName(r.outcome),
-                      r.message.empty() ? "" : absl::StrCat(" — ", r.message));
-}
-
 }  // namespace
 
 bool ToolBox::IsDataTool(const std::string& name) {
-  return name == "execute_sql" || name == "invoke_skill" || name == "fetch_artifact";
+  return name == "execute_sql" || name == "invoke_skill" || name == "fetch_artifact" ||
+         IsComparisonDataTool(name);
 }
 
 std::vector<ToolSpec> ToolBox::Specs() const {
+  std::vector<ToolSpec> specs = BaseSpecs();
+  // A comparison turn (a reference trace is loaded) adds the comparison tools in either mode.
+  if (ctx_.reference.present()) {
+    for (ToolSpec& spec : ComparisonToolSpecs()) specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+std::vector<ToolSpec> ToolBox::BaseSpecs() const {
   std::vector<ToolSpec> specs;
   specs.push_back({"execute_sql",
                    "Run one read-only SQL query (SQLite dialect, Perfetto trace_processor schema "
                    "and standard library; INCLUDE PERFETTO MODULE allowed) against the trace. "
                    "The result is stored as an artifact; you get its id and a summary.",
-                   Schema({{"sql", {{"type", "string"}}},
+                   ObjectSchema({{"sql", {{"type", "string"}}},
                            {"summary", {{"type", "boolean"},
                                         {"description", "per-column statistics instead of rows"}}}},
                           {"sql"})});
   specs.push_back({"invoke_skill",
                    "Run an analysis skill by name with parameters. Returns each step's result "
                    "summary with its artifact id, and the skill's diagnostic findings.",
-                   Schema({{"skill", {{"type", "string"}}},
+                   ObjectSchema({{"skill", {{"type", "string"}}},
                            {"params", {{"type", "object"}, {"additionalProperties", true}}}},
                           {"skill"})});
   specs.push_back({"lookup_sql_schema",
                    "List the tables and views of the trace, or the columns of one table.",
-                   Schema({{"table", {{"type", "string"}}}}, {})});
+                   ObjectSchema({{"table", {{"type", "string"}}}}, {})});
   if (ctx_.session->mode == AnalysisMode::kQuick) return specs;
   specs.push_back({"list_skills", "List the available skills (name, category, description).",
-                   Schema({{"category", {{"type", "string"}}}}, {})});
+                   ObjectSchema({{"category", {{"type", "string"}}}}, {})});
   specs.push_back({"lookup_knowledge",
                    "Background knowledge on a topic (rendering pipeline, binder, scheduler, GC, "
                    "locks, thermal, startup, data sources).",
-                   Schema({{"query", {{"type", "string"}}}}, {"query"})});
+                   ObjectSchema({{"query", {{"type", "string"}}}}, {"query"})});
   specs.push_back({"fetch_artifact", "Read rows of a stored artifact page by page.",
-                   Schema({{"artifact_id", {{"type", "string"}}},
+                   ObjectSchema({{"artifact_id", {{"type", "string"}}},
                            {"offset", {{"type", "integer"}, {"minimum", 0}}},
                            {"limit", {{"type", "integer"}, {"minimum", 1}}}},
                           {"artifact_id"})});
   const json phases = {
       {"type", "array"},
-      {"items", Schema({{"id", {{"type", "string"}}},
+      {"items", ObjectSchema({{"id", {{"type", "string"}}},
                         {"goal", {{"type", "string"}}},
                         {"skills", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
                        {"id", "goal"})}};
@@ -123,29 +76,29 @@ std::vector<ToolSpec> ToolBox::Specs() const {
   specs.push_back({"submit_plan",
                    "Submit the investigation plan: phases and the scene aspects it covers. Data "
                    "tools are available once a plan is accepted.",
-                   Schema({{"phases", phases}, {"aspects", aspects}, {"rationale", {{"type", "string"}}}},
+                   ObjectSchema({{"phases", phases}, {"aspects", aspects}, {"rationale", {{"type", "string"}}}},
                           {"phases", "aspects"})});
   specs.push_back({"revise_plan", "Replace the plan, saying why the data changed it.",
-                   Schema({{"phases", phases}, {"aspects", aspects}, {"reason", {{"type", "string"}}}},
+                   ObjectSchema({{"phases", phases}, {"aspects", aspects}, {"reason", {{"type", "string"}}}},
                           {"phases", "aspects", "reason"})});
   specs.push_back({"update_plan_phase", "Mark a plan phase pending/in_progress/done/skipped/not_supported.",
-                   Schema({{"phase_id", {{"type", "string"}}},
+                   ObjectSchema({{"phase_id", {{"type", "string"}}},
                            {"status", {{"type", "string"},
                                        {"enum", {"pending", "in_progress", "done", "skipped", "not_supported"}}}},
                            {"summary", {{"type", "string"}}}},
                           {"phase_id", "status"})});
   specs.push_back({"submit_hypothesis", "State a hypothesis to test.",
-                   Schema({{"statement", {{"type", "string"}}}}, {"statement"})});
+                   ObjectSchema({{"statement", {{"type", "string"}}}}, {"statement"})});
   specs.push_back({"resolve_hypothesis", "Confirm or reject a hypothesis, citing artifacts.",
-                   Schema({{"hypothesis_id", {{"type", "string"}}},
+                   ObjectSchema({{"hypothesis_id", {{"type", "string"}}},
                            {"status", {{"type", "string"}, {"enum", {"confirmed", "rejected"}}}},
                            {"evidence", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                            {"resolution", {{"type", "string"}}}},
                           {"hypothesis_id", "status", "evidence"})});
   specs.push_back({"flag_uncertainty", "Record something the data cannot establish.",
-                   Schema({{"issue", {{"type", "string"}}}}, {"issue"})});
+                   ObjectSchema({{"issue", {{"type", "string"}}}}, {"issue"})});
   specs.push_back({"write_analysis_note", "Keep a short note for later turns.",
-                   Schema({{"note", {{"type", "string"}}}}, {"note"})});
+                   ObjectSchema({{"note", {{"type", "string"}}}}, {"note"})});
   return specs;
 }
 
@@ -158,7 +111,7 @@ ToolResult ToolBox::Call(const std::string& name, const std::string& arguments) 
   const json args = json::parse(arguments.empty() ? "{}" : arguments, nullptr,
                                 /*allow_exceptions=*/false);
   if (args.is_discarded() || !args.is_object()) {
-    result = Fail(absl::StrCat("The arguments of ", name,
+    result = FailedTool(absl::StrCat("The arguments of ", name,
                                " are not a JSON object. Send valid JSON matching the schema."));
   } else {
     result = Dispatch(name, args, record);
@@ -176,14 +129,20 @@ ToolResult ToolBox::Call(const std::string& name, const std::string& arguments) 
 
 ToolResult ToolBox::Dispatch(const std::string& name, const json& args, ToolCallRecord& record) {
   AgentSession& s = *ctx_.session;
+  if (IsComparisonTool(name) && !ctx_.reference.present()) {
+    return FailedTool(absl::StrCat(
+        name, " needs a reference trace, and this turn has none: ask with a reference trace "
+              "(AskOptions.reference_trace_id) to compare two traces."));
+  }
   bool offered = false;
   for (const ToolSpec& spec : Specs()) offered |= spec.name == name;
   if (!offered) {
-    return Fail(absl::StrCat("Unknown tool '", name, "' in ", AnalysisModeName(s.mode), " mode."));
+    return FailedTool(absl::StrCat("Unknown tool '", name, "' in ", AnalysisModeName(s.mode), " mode."));
   }
   if (s.mode == AnalysisMode::kFull && IsDataTool(name) && !s.plan.present()) {
-    return Fail("Refused: submit a plan (submit_plan) before using data tools.");
+    return FailedTool("Refused: submit a plan (submit_plan) before using data tools.");
   }
+  if (IsComparisonTool(name)) return ComparisonTools(ctx_).Call(name, args, record);
   if (name == "execute_sql") return ExecuteSql(args, record);
   if (name == "invoke_skill") return InvokeSkill(args, record);
   if (name == "list_skills") return ListSkills(args);
@@ -197,62 +156,30 @@ ToolResult ToolBox::Dispatch(const std::string& name, const json& args, ToolCall
   if (name == "resolve_hypothesis") return ResolveHypothesis(args);
   if (name == "flag_uncertainty") return FlagUncertainty(args);
   if (name == "write_analysis_note") return WriteNote(args);
-  return Fail(absl::StrCat("Unknown tool '", name, "'"));
+  return FailedTool(absl::StrCat("Unknown tool '", name, "'"));
 }
 
 ToolResult ToolBox::ExecuteSql(const json& args, ToolCallRecord& record) {
-  std::string sql, error;
-  if (!GetString(args, "sql", &sql, &error)) return Fail(error);
-  auto r = ctx_.sql->Query(sql, {}, ctx_.limits.sql_max_rows);
-  if (!r.ok()) {
-    return Fail(absl::StrCat("SQL error (", absl::StatusCodeToString(r.status().code()), "): ",
-                             r.status().message(),
-                             ". Check names with lookup_sql_schema; only SELECT is allowed."));
-  }
-  auto result = std::make_shared<skills::StepResult>();
+  SqlArtifactRequest request;
+  std::string error;
+  if (!GetStringArg(args, "sql", &request.sql, &error)) return FailedTool(error);
   AgentSession& s = *ctx_.session;
-  result->skill = "execute_sql";
-  result->step = absl::StrCat("sql-", s.next_sql_artifact);
-  result->artifact_id = result->step;
-  ++s.next_sql_artifact;
-  result->kind = "sql";
-  result->sql = sql;
-  result->elapsed_ns = r->elapsed_ns;
-  result->truncated = r->truncated;
-  for (size_t c = 0; c < r->columns.size(); ++c) {
-    result->columns.push_back({r->columns[c], GuessType(r->columns[c], r->rows, c), ""});
-  }
-  result->rows = std::move(r->rows);
-  s.AddArtifact(result);
-  SummaryOptions options;
-  if (args.value("summary", false)) options.full_rows = 0;
-  return {true, SummarizeResult(*result, options), {result->artifact_id}};
+  request.artifact_id = absl::StrCat("sql-", s.next_sql_artifact++);
+  request.summary_only = args.value("summary", false);
+  request.max_rows = ctx_.limits.sql_max_rows;
+  return RunSqlArtifact(*ctx_.sql, request, s);
 }
 
 ToolResult ToolBox::InvokeSkill(const json& args, ToolCallRecord& record) {
   std::string name, error;
-  if (!GetString(args, "skill", &name, &error)) return Fail(error);
+  if (!GetStringArg(args, "skill", &name, &error)) return FailedTool(error);
   record.skill = name;
   if (!ctx_.skills->HasSkill(name)) {
-    return Fail(absl::StrCat("Unknown skill '", name, "'. Use list_skills."));
+    return FailedTool(absl::StrCat("Unknown skill '", name, "'. Use list_skills."));
   }
-  std::map<std::string, SqlValue> inputs;
-  if (auto it = args.find("params"); it != args.end() && it->is_object()) {
-    for (const auto& [key, value] : it->items()) {
-      if (value.is_number_integer()) {
-        inputs[key] = SqlValue::Int(value.get<int64_t>());
-      } else if (value.is_number()) {
-        inputs[key] = SqlValue::Double(value.get<double>());
-      } else if (value.is_string()) {
-        inputs[key] = SqlValue::String(value.get<std::string>());
-      } else if (value.is_boolean()) {
-        inputs[key] = SqlValue::Int(value.get<bool>() ? 1 : 0);
-      } else if (!value.is_null()) {
-        return Fail(absl::StrCat("parameter '", key, "' must be a number, string or boolean"));
-      }
-    }
-  }
-  skills::SkillRunResult run = ctx_.skills->Run(name, inputs);
+  auto inputs = SkillInputsArg(args);
+  if (!inputs.ok()) return FailedTool(std::string(inputs.status().message()));
+  skills::SkillRunResult run = ctx_.skills->Run(name, *inputs);
   AgentSession& s = *ctx_.session;
   ToolResult out;
   out.ok = run.outcome == skills::SkillOutcome::kOk;
@@ -280,7 +207,7 @@ ToolResult ToolBox::InvokeSkill(const json& args, ToolCallRecord& record) {
 }
 
 ToolResult ToolBox::ListSkills(const json& args) {
-  if (!ctx_.skill_library) return Fail("The skill list is not available here.");
+  if (!ctx_.skill_library) return FailedTool("The skill list is not available here.");
   const std::string category = args.value("category", "");
   std::string out;
   for (const skills::Skill* skill : ctx_.skill_library->All()) {
@@ -298,34 +225,34 @@ ToolResult ToolBox::ListSkills(const json& args) {
 
 ToolResult ToolBox::LookupSchema(const json& args) {
   std::string table, error;
-  if (!GetString(args, "table", &table, &error, false)) return Fail(error);
+  if (!GetStringArg(args, "table", &table, &error, false)) return FailedTool(error);
   if (table.empty()) {
     auto tables = ctx_.schema->Tables();
-    if (!tables.ok()) return Fail(std::string(tables.status().message()));
+    if (!tables.ok()) return FailedTool(std::string(tables.status().message()));
     return {true, absl::StrCat("tables and views: ", absl::StrJoin(*tables, ", ")), {}};
   }
   auto columns = ctx_.schema->Columns(table);
-  if (!columns.ok()) return Fail(std::string(columns.status().message()));
+  if (!columns.ok()) return FailedTool(std::string(columns.status().message()));
   return {true, absl::StrCat(table, "(", absl::StrJoin(*columns, ", "), ")"), {}};
 }
 
 ToolResult ToolBox::LookupKnowledge(const json& args) {
   std::string query, error;
-  if (!GetString(args, "query", &query, &error)) return Fail(error);
+  if (!GetStringArg(args, "query", &query, &error)) return FailedTool(error);
   auto hits = ctx_.strategies->knowledge().Search(query, 1);
   if (hits.empty()) {
     std::vector<std::string> topics;
     for (const auto& t : ctx_.strategies->knowledge().topics()) topics.push_back(t.topic);
-    return Fail(absl::StrCat("No topic matches. Topics: ", absl::StrJoin(topics, ", ")));
+    return FailedTool(absl::StrCat("No topic matches. Topics: ", absl::StrJoin(topics, ", ")));
   }
   return {true, absl::StrCat("# ", hits[0]->title, "\n", hits[0]->body), {}};
 }
 
 ToolResult ToolBox::FetchArtifact(const json& args) {
   std::string id, error;
-  if (!GetString(args, "artifact_id", &id, &error)) return Fail(error);
+  if (!GetStringArg(args, "artifact_id", &id, &error)) return FailedTool(error);
   auto it = ctx_.session->artifacts.find(id);
-  if (it == ctx_.session->artifacts.end()) return Fail(absl::StrCat("Unknown artifact '", id, "'."));
+  if (it == ctx_.session->artifacts.end()) return FailedTool(absl::StrCat("Unknown artifact '", id, "'."));
   const int64_t offset = std::max<int64_t>(0, args.value("offset", int64_t{0}));
   const int64_t limit =
       std::clamp<int64_t>(args.value("limit", int64_t{20}), 1, ctx_.limits.fetch_max_rows);
@@ -339,27 +266,27 @@ ToolResult ToolBox::FetchArtifact(const json& args) {
 
 ToolResult ToolBox::SubmitPlan(const json& args, bool revision) {
   AgentSession& s = *ctx_.session;
-  if (!s.strategy) return Fail("No scene strategy for this analysis.");
+  if (!s.strategy) return FailedTool("No scene strategy for this analysis.");
   PlanSubmission submission;
   auto phases = args.find("phases");
-  if (phases == args.end() || !phases->is_array()) return Fail("'phases' must be a list of {id, goal}");
+  if (phases == args.end() || !phases->is_array()) return FailedTool("'phases' must be a list of {id, goal}");
   for (const auto& p : *phases) {
     if (!p.is_object() || !p.contains("id") || !p["id"].is_string()) {
-      return Fail("each phase needs a string 'id' and a 'goal'");
+      return FailedTool("each phase needs a string 'id' and a 'goal'");
     }
     PlannedPhase phase;
     phase.id = p["id"].get<std::string>();
     phase.goal = p.value("goal", "");
-    phase.skills = GetStringList(p, "skills");
+    phase.skills = GetStringListArg(p, "skills");
     submission.phases.push_back(std::move(phase));
   }
-  submission.aspects = GetStringList(args, "aspects");
+  submission.aspects = GetStringListArg(args, "aspects");
   submission.rationale = args.value("rationale", "");
   std::string reason;
   if (revision) {
     reason = args.value("reason", "");
-    if (reason.empty()) return Fail("revise_plan needs a 'reason'");
-    if (!s.plan.present()) return Fail("No plan to revise: use submit_plan.");
+    if (reason.empty()) return FailedTool("revise_plan needs a 'reason'");
+    if (!s.plan.present()) return FailedTool("No plan to revise: use submit_plan.");
   }
   PlanDecision d = s.plan.Submit(submission, *s.strategy, reason);
   std::string content = d.message;
@@ -371,8 +298,8 @@ ToolResult ToolBox::SubmitPlan(const json& args, bool revision) {
 
 ToolResult ToolBox::UpdatePlanPhase(const json& args) {
   std::string id, status, error;
-  if (!GetString(args, "phase_id", &id, &error) || !GetString(args, "status", &status, &error)) {
-    return Fail(error);
+  if (!GetStringArg(args, "phase_id", &id, &error) || !GetStringArg(args, "status", &status, &error)) {
+    return FailedTool(error);
   }
   PlanDecision d = ctx_.session->plan.UpdatePhase(id, status, args.value("summary", ""));
   return {d.accepted, d.message, {}};
@@ -380,34 +307,34 @@ ToolResult ToolBox::UpdatePlanPhase(const json& args) {
 
 ToolResult ToolBox::SubmitHypothesis(const json& args) {
   std::string statement, error;
-  if (!GetString(args, "statement", &statement, &error)) return Fail(error);
+  if (!GetStringArg(args, "statement", &statement, &error)) return FailedTool(error);
   const std::string id = ctx_.session->hypotheses.Submit(statement);
   return {true, absl::StrCat("Hypothesis ", id, " recorded. Resolve it with evidence before concluding."), {}};
 }
 
 ToolResult ToolBox::ResolveHypothesis(const json& args) {
   std::string id, status, error;
-  if (!GetString(args, "hypothesis_id", &id, &error) || !GetString(args, "status", &status, &error)) {
-    return Fail(error);
+  if (!GetStringArg(args, "hypothesis_id", &id, &error) || !GetStringArg(args, "status", &status, &error)) {
+    return FailedTool(error);
   }
   AgentSession& s = *ctx_.session;
   const std::string refused = s.hypotheses.Resolve(
-      id, status, GetStringList(args, "evidence"), args.value("resolution", ""),
+      id, status, GetStringListArg(args, "evidence"), args.value("resolution", ""),
       [&](const std::string& a) { return s.HasArtifact(a); });
-  if (!refused.empty()) return Fail(absl::StrCat("Refused: ", refused, "."));
+  if (!refused.empty()) return FailedTool(absl::StrCat("Refused: ", refused, "."));
   return {true, absl::StrCat("Hypothesis ", id, " ", status, "."), {}};
 }
 
 ToolResult ToolBox::FlagUncertainty(const json& args) {
   std::string issue, error;
-  if (!GetString(args, "issue", &issue, &error)) return Fail(error);
+  if (!GetStringArg(args, "issue", &issue, &error)) return FailedTool(error);
   ctx_.session->uncertainties.push_back(issue);
   return {true, "Recorded; it will be listed under the report's limits.", {}};
 }
 
 ToolResult ToolBox::WriteNote(const json& args) {
   std::string note, error;
-  if (!GetString(args, "note", &note, &error)) return Fail(error);
+  if (!GetStringArg(args, "note", &note, &error)) return FailedTool(error);
   ctx_.session->notes.push_back(note);
   return {true, "Noted.", {}};
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The tools the model may call (DESIGN.md §5), their JSON-schema declarations and their
 // handlers. Full mode offers all of them and refuses data tools until a plan is accepted; quick
-// mode offers execute_sql, invoke_skill and lookup_sql_schema only. Handlers never throw: bad
+// mode offers execute_sql, invoke_skill and lookup_sql_schema only; a turn with a reference trace
+// adds the comparison tools (comparison_tools.h) in either mode. Handlers never throw: bad
 // arguments, unknown names and engine errors come back as a failed ToolResult whose text tells
 // the model what to do instead.
 
@@ -36,6 +37,16 @@ struct ToolLimits {
   int fetch_max_rows = 50;      // rows per fetch_artifact page
 };
 
+// The second trace of a comparison turn (execute_sql_on, compare_skill, get_comparison_context).
+// The pointers must outlive the ToolBox.
+struct ReferenceTrace {
+  std::string trace_id;
+  SkillRunner* skills = nullptr;
+  skills::SkillQueryRunner* sql = nullptr;
+
+  bool present() const { return !trace_id.empty() && skills != nullptr && sql != nullptr; }
+};
+
 // Everything the tools work on. References must outlive the ToolBox.
 struct ToolContext {
   SkillRunner* skills = nullptr;
@@ -45,13 +56,14 @@ struct ToolContext {
   const strategy::StrategyLibrary* strategies = nullptr;
   AgentSession* session = nullptr;
   ToolLimits limits;
+  ReferenceTrace reference;  // empty unless the turn compares with a reference trace
 };
 
 class ToolBox {
  public:
   explicit ToolBox(ToolContext context) : ctx_(context) {}
 
-  // The tools offered in the session's mode.
+  // The tools offered in the session's mode (plus the comparison tools with a reference trace).
   std::vector<ToolSpec> Specs() const;
   // Runs `name` with JSON `arguments` (as text, exactly as the model sent it) and logs the call.
   ToolResult Call(const std::string& name, const std::string& arguments);
@@ -59,6 +71,7 @@ class ToolBox {
   static bool IsDataTool(const std::string& name);
 
  private:
+  std::vector<ToolSpec> BaseSpecs() const;
   ToolResult Dispatch(const std::string& name, const nlohmann::json& args, ToolCallRecord& record);
   ToolResult ExecuteSql(const nlohmann::json& args, ToolCallRecord& record);
   ToolResult InvokeSkill(const nlohmann::json& args, ToolCallRecord& record);

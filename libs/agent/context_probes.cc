@@ -43,7 +43,9 @@ absl::StatusOr<TraceContext> ProbeTraceContext(skills::SkillQueryRunner& sql) {
   // Focus app: most frames, else most slices among app processes (package-like names).
   auto focus = sql.Query(
       c.frames > 0
+          // SurfaceFlinger's display frames are in the same table and outnumber any app's.
           ? "SELECT p.upid, p.name FROM actual_frame_timeline_slice f JOIN process p USING (upid) "
+            "WHERE p.name IS NULL OR p.name NOT GLOB '*surfaceflinger*' "
             "GROUP BY p.upid ORDER BY COUNT(*) DESC LIMIT 1"
           : "SELECT p.upid, p.name FROM slice s JOIN thread_track tt ON s.track_id = tt.id "
             "JOIN thread USING (utid) JOIN process p USING (upid) "

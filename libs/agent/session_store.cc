@@ -78,7 +78,7 @@ CREATE TABLE IF NOT EXISTS turns(
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, turn INTEGER NOT NULL,
   question TEXT NOT NULL, mode TEXT NOT NULL, scene TEXT NOT NULL, status TEXT NOT NULL,
   started_ns INTEGER NOT NULL, finished_ns INTEGER NOT NULL DEFAULT 0, report_json TEXT NOT NULL DEFAULT '',
-  PRIMARY KEY(session_id, turn));
+  reference_trace_id TEXT NOT NULL DEFAULT '', PRIMARY KEY(session_id, turn));
 CREATE TABLE IF NOT EXISTS events(
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
   turn INTEGER NOT NULL, kind TEXT NOT NULL, payload BLOB NOT NULL, ts_ns INTEGER NOT NULL,
@@ -115,6 +115,8 @@ absl::StatusOr<std::unique_ptr<SqliteSessionStore>> SqliteSessionStore::Open(con
   }
   auto status = store->Exec(kSchema);
   if (!status.ok()) return status;
+  status = store->AddMissingColumns();
+  if (!status.ok()) return status;
   return store;
 }
 
@@ -128,6 +130,19 @@ absl::Status SqliteSessionStore::Exec(const char* sql) {
     return absl::InternalError(absl::StrCat("session store: ", message));
   }
   return absl::OkStatus();
+}
+
+// Stores written before a column existed get it with its default, so an upgraded orchestrator
+// opens the sessions an older one left.
+absl::Status SqliteSessionStore::AddMissingColumns() {
+  bool has_reference = false;
+  {
+    Stmt columns(db_, "SELECT name FROM pragma_table_info('turns')");
+    if (!columns.ok()) return columns.Error();
+    while (columns.Step() == SQLITE_ROW) has_reference |= columns.Text(0) == "reference_trace_id";
+  }
+  if (has_reference) return absl::OkStatus();
+  return Exec("ALTER TABLE turns ADD COLUMN reference_trace_id TEXT NOT NULL DEFAULT '';");
 }
 
 absl::Status SqliteSessionStore::RequireSession(const std::string& id) {
@@ -196,7 +211,8 @@ absl::Status SqliteSessionStore::DeleteSession(const std::string& id) {
 absl::StatusOr<int> SqliteSessionStore::StartTurn(const std::string& session,
                                                   const std::string& question,
                                                   const std::string& mode,
-                                                  const std::string& scene) {
+                                                  const std::string& scene,
+                                                  const std::string& reference_trace_id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto status = RequireSession(session);
   if (!status.ok()) return status;
@@ -205,9 +221,10 @@ absl::StatusOr<int> SqliteSessionStore::StartTurn(const std::string& session,
   if (next.Step() != SQLITE_ROW) return next.Error();
   const int turn = static_cast<int>(next.Int(0));
   Stmt s(db_,
-         "INSERT INTO turns(session_id, turn, question, mode, scene, status, started_ns) "
-         "VALUES(?,?,?,?,?,'running',?)");
-  s.Bind(session).Bind(static_cast<int64_t>(turn)).Bind(question).Bind(mode).Bind(scene).Bind(NowNs());
+         "INSERT INTO turns(session_id, turn, question, mode, scene, status, started_ns, "
+         "reference_trace_id) VALUES(?,?,?,?,?,'running',?,?)");
+  s.Bind(session).Bind(static_cast<int64_t>(turn)).Bind(question).Bind(mode).Bind(scene).Bind(NowNs())
+      .Bind(reference_trace_id);
   status = s.Run();
   if (!status.ok()) return status;
   return turn;
@@ -234,13 +251,13 @@ absl::StatusOr<std::vector<TurnInfo>> SqliteSessionStore::Turns(const std::strin
   auto status = RequireSession(session);
   if (!status.ok()) return status;
   Stmt s(db_,
-         "SELECT turn, question, mode, scene, status, started_ns, finished_ns, report_json "
-         "FROM turns WHERE session_id = ? ORDER BY turn");
+         "SELECT turn, question, mode, scene, status, started_ns, finished_ns, report_json, "
+         "reference_trace_id FROM turns WHERE session_id = ? ORDER BY turn");
   s.Bind(session);
   std::vector<TurnInfo> out;
   while (s.Step() == SQLITE_ROW) {
     out.push_back({static_cast<int>(s.Int(0)), s.Text(1), s.Text(2), s.Text(3), s.Text(4), s.Int(5),
-                   s.Int(6), s.Text(7)});
+                   s.Int(6), s.Text(7), s.Text(8)});
   }
   return out;
 }

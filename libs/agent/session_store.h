@@ -35,10 +35,11 @@ struct TurnInfo {
   std::string question;
   std::string mode;
   std::string scene;
-  std::string status;  // running | done | error | cancelled
+  std::string status;  // running | done | error | cancelled | interrupted
   int64_t started_ns = 0;
   int64_t finished_ns = 0;
   std::string report_json;
+  std::string reference_trace_id;  // the trace it compared with; empty = none
 };
 
 struct StoredEvent {
@@ -67,7 +68,8 @@ class SessionStore {
   virtual absl::Status DeleteSession(const std::string& id) = 0;
 
   virtual absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
-                                        const std::string& mode, const std::string& scene) = 0;
+                                        const std::string& mode, const std::string& scene,
+                                        const std::string& reference_trace_id = "") = 0;
   virtual absl::Status FinishTurn(const std::string& session, int turn, const std::string& status,
                                   const std::string& report_json) = 0;
   virtual absl::StatusOr<std::vector<TurnInfo>> Turns(const std::string& session) = 0;
@@ -101,7 +103,8 @@ class SqliteSessionStore : public SessionStore {
   absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit) override;
   absl::Status DeleteSession(const std::string& id) override;
   absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
-                                const std::string& mode, const std::string& scene) override;
+                                const std::string& mode, const std::string& scene,
+                                const std::string& reference_trace_id = "") override;
   absl::Status FinishTurn(const std::string& session, int turn, const std::string& status,
                           const std::string& report_json) override;
   absl::StatusOr<std::vector<TurnInfo>> Turns(const std::string& session) override;
@@ -120,6 +123,7 @@ class SqliteSessionStore : public SessionStore {
  private:
   explicit SqliteSessionStore(sqlite3* db) : db_(db) {}
   absl::Status Exec(const char* sql);
+  absl::Status AddMissingColumns();
   absl::Status RequireSession(const std::string& id);
 
   sqlite3* db_;
