@@ -1,9 +1,11 @@
 #include "services/orchestrator/orchestrator_service.h"
 
 #include <chrono>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "libs/agent/offline_analyst.h"
+#include "libs/agent/procedure_comparison.h"
 #include "libs/agent/report_render.h"
 #include "libs/common/status_macros.h"
 #include "libs/common/units.h"
@@ -165,6 +167,7 @@ absl::Status OrchestratorService::FillSession(const agent::SessionInfo& info, pb
     turn->set_started_unix_ns(t.started_ns);
     turn->set_finished_unix_ns(t.finished_ns);
     turn->set_report_json(t.report_json);
+    turn->set_reference_trace_id(t.reference_trace_id);
   }
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.find(info.id);
@@ -247,6 +250,18 @@ absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& ses
     return absl::InvalidArgumentError("selection time range must have end_ns > start_ns");
   }
   if (shutting_down_) return absl::UnavailableError("the orchestrator is shutting down");
+  // The reference of a comparison must be a loaded trace other than the session's own; checked
+  // before the turn exists, so a bad id leaves the session untouched.
+  const std::string& reference = options.reference_trace_id();
+  if (!reference.empty()) {
+    if (reference == session.trace_id) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "reference_trace_id ", reference, " is the session's own trace; compare with another trace"));
+    }
+    if (absl::Status s = backends_.CheckTrace(reference); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("reference trace ", reference, ": ", s.message()));
+    }
+  }
   auto live = LiveFor(session.id);
   std::unique_lock<std::mutex> lock(live->mu);
   // A client that saw the previous turn's `done` may ask again before that turn's thread has
@@ -261,7 +276,7 @@ absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& ses
   if (live->worker.joinable()) live->worker.join();  // the previous turn has finished
   ASSIGN_OR_RETURN(const int turn,
                    store_->StartTurn(session.id, question, options.mode().empty() ? "auto" : options.mode(),
-                                     options.scene()));
+                                     options.scene(), reference));
   live->running = true;
   live->done_appended = false;
   live->turn = turn;
@@ -290,6 +305,30 @@ std::string OrchestratorService::SelectionText(const pb::Selection& selection,
   return "";
 }
 
+void OrchestratorService::AppendOfflineComparison(
+    const std::string& scene, const std::string& trace_id, const std::string& reference_id,
+    agent::SkillRunner& current, agent::SkillRunner& reference, const std::atomic<bool>& cancel,
+    const agent::AgentEventSink& emit, agent::AnalysisReport& report,
+    std::string& answer) {
+  const strategy::Strategy* strategy = strategies_.Find(scene);
+  if (strategy == nullptr) return;
+  agent::ProcedureComparisonOptions o;
+  o.current_label = trace_id;
+  o.reference_label = reference_id;
+  o.cancelled = [&] { return cancel.load(); };
+  o.on_skill = [&](const std::string& skill) {
+    emit({AgentEventKind::kProgress, {{"stage", "comparison"},
+                                      {"skill", skill},
+                                      {"reference_trace_id", reference_id}}});
+  };
+  agent::ProcedureComparison comparison = agent::CompareProcedure(*strategy, current, reference, o);
+  for (const auto& table : comparison.differences) {
+    emit({AgentEventKind::kDataEnvelope, agent::ArtifactJson(*table, 50)});
+    report.artifacts.push_back(table);
+  }
+  absl::StrAppend(&answer, "\n", comparison.markdown);
+}
+
 void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::string question,
                                   pb::AskOptions options, std::shared_ptr<Live> live) {
   const std::string& sid = session.id;
@@ -304,6 +343,10 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
     Append(sid, turn, *live, e.kind, e.data);
   };
   TraceBackends backends = backends_.ForTrace(session.trace_id, &live->cancel);
+  // A comparison turn reaches the reference trace through its own runners.
+  const std::string& reference_id = options.reference_trace_id();
+  std::optional<TraceBackends> reference;
+  if (!reference_id.empty()) reference = backends_.ForTrace(reference_id, &live->cancel);
   std::unique_ptr<verify::VerifierClient> verifier;
   if (options_.verifier.empty()) {
     verifier = std::make_unique<verify::LocalVerifierClient>();
@@ -332,6 +375,10 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
     };
     report = analyst.Analyze(question, session.trace_id, o);
     answer = agent::RenderMarkdown(report);
+    if (reference && !live->cancel) {
+      AppendOfflineComparison(report.scene, session.trace_id, reference_id, *backends.skills,
+                              *reference->skills, live->cancel, emit, report, answer);
+    }
     for (const auto& f : report.findings) {
       emit({AgentEventKind::kFinding, {{"id", f.id},
                                        {"severity", agent::FindingSeverityName(f.severity)},
@@ -372,6 +419,7 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
     tools.sql = backends.sql.get();
     tools.schema = backends.schema.get();
     tools.strategies = &strategies_;
+    if (reference) tools.reference = {reference_id, reference->skills.get(), reference->sql.get()};
     agent::AgentLoop loop(*llm, strategies_, tools, verifier.get(), options_.loop);
     agent::TurnRequest request;
     request.question = question;
@@ -381,6 +429,7 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
     auto context = backends_.ContextFor(session.trace_id);
     if (context.ok()) request.context.trace_context = *context;
     request.context.selection = SelectionText(options.selection(), *backends.sql);
+    request.context.reference_trace_id = reference_id;
     const size_t notes_before = live->agent->notes.size();
     agent::TurnOutcome outcome =
         loop.Run(request, *live->agent, emit, [&] { return live->cancel.load(); });

@@ -91,6 +91,13 @@ class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
                                 const tracewise::v1::AskOptions& options);
   void RunTurn(agent::SessionInfo session, int turn, std::string question,
                tracewise::v1::AskOptions options, std::shared_ptr<Live> live);
+  // No model and a reference trace: the scene procedure's skills compared on both traces, as
+  // difference artifacts and a section appended to the offline answer.
+  void AppendOfflineComparison(const std::string& scene, const std::string& trace_id,
+                               const std::string& reference_id, agent::SkillRunner& current,
+                               agent::SkillRunner& reference, const std::atomic<bool>& cancel,
+                               const agent::AgentEventSink& emit,
+                               agent::AnalysisReport& report, std::string& answer);
   int64_t Append(const std::string& session, int turn, Live& live, agent::AgentEventKind kind,
                  const nlohmann::json& payload);
   // Streams events after `from_seq`; with `turn` > 0 stops after that turn's done event,
