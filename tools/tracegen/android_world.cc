@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
+#include "tools/tracegen/polled_stats.h"
 
 namespace tw::tracegen {
 
@@ -100,6 +101,7 @@ void AndroidWorld::BuildSystem() {
   ss_proc = s.AddProcess(kSsPid, 1000, "system_server", true);
   ss_main = s.AddThread(ss_proc, kSsPid, "system_server", 118);
   ss_anim = s.AddThread(ss_proc, kSsPid + 21, "android.anim", 110);
+  ss_input = s.AddThread(ss_proc, kSsPid + 30, "InputDispatcher", 112);
   s.AddThread(ss_proc, kSsPid + 7, "HeapTaskDaemon", 124);
   for (int i = 1; i <= 6; ++i) {
     const int32_t t = s.AddThread(ss_proc, kSsPid + 40 + i, absl::StrCat("binder:", kSsPid, "_", i), 120);
@@ -121,6 +123,7 @@ void AndroidWorld::BuildSystem() {
   int32_t kpid = 10;
   for (const char* name : kKernelThreads) {
     const int32_t p = s.AddProcess(kpid, 0, name, true);
+    kernel_procs_.push_back(p);
     const int32_t t = s.AddThread(p, kpid, name, 120);
     s.thread(t).generator = [this, t](int64_t) { NoiseGenerator(t, 40'000, 8'000'000, false); };
     kpid += 23;
@@ -173,6 +176,7 @@ void AndroidWorld::SpawnApp(int64_t ts) {
   s.thread(app_heap).prefer_big = false;
   s.TrackRunnable(app_main);
   if (ts >= 0) {
+    app_spawned_at_ = ts;
     WriteProcessTree(ts + 1'000'000, false);
     s.thread(app_main).comm = s.thread(zygote_main).comm;
   }
@@ -282,6 +286,61 @@ void AndroidWorld::Finish() {
   truth_.ftrace_events = sim_.ftrace_events();
   truth_.sched_events = sim_.sched_events();
   truth_.binder_transactions_total = static_cast<int64_t>(sim_.binder_records().size());
+}
+
+void AndroidWorld::WriteMemoryPolls(int64_t period,
+                                    std::function<int64_t(int64_t ts)> app_anon_kb) {
+  // Sizes are drawn from a generator of their own, so adding polls changes nothing else.
+  synth::Rng r(o_.seed ^ 0x6d656d6f7279ull);
+  std::vector<ProcessMemoryModel> models;
+  for (size_t i = 0; i < sim_.processes().size(); ++i) {
+    const Simulator::Process& p = sim_.processes()[i];
+    if (std::find(kernel_procs_.begin(), kernel_procs_.end(), static_cast<int32_t>(i)) !=
+        kernel_procs_.end()) {
+      continue;  // kernel threads have no user memory (no VmRSS in their status)
+    }
+    // kB: anonymous, file-backed and shared resident memory.
+    struct Size {
+      int64_t anon, file, shmem;
+    };
+    Size size;
+    if (p.pid == kSsPid) {
+      size = {210'000, 150'000, 9'000};
+    } else if (p.pid == kSfPid) {
+      size = {38'000, 52'000, 4'000};
+    } else if (p.pid == kAppPid) {
+      size = {150'000, 64'000, 3'000};
+    } else if (p.cmdline[0] == '/') {  // native daemons
+      size = {4'000 + r.Below(16'000), 6'000 + r.Below(14'000), 500};
+    } else {  // zygote and Java processes
+      size = {40'000 + r.Below(80'000), 40'000 + r.Below(40'000), 2'000};
+    }
+    ProcessMemoryModel m;
+    m.pid = p.pid;
+    m.file_kb = size.file;
+    m.shmem_kb = size.shmem;
+    const int64_t anon = size.anon;
+    // A steady size with the small wobble of a live process (a few hundred kB).
+    const int64_t pid = p.pid;
+    m.anon_kb = [anon, pid, period](int64_t ts) {
+      const uint64_t h = static_cast<uint64_t>(pid) * 2654435761u + static_cast<uint64_t>(ts / period);
+      return anon + static_cast<int64_t>(h % 601) - 300;
+    };
+    if (p.pid == kAppPid) {
+      if (app_anon_kb) m.anon_kb = std::move(app_anon_kb);
+      if (app_spawned_at_ >= 0) m.exists_from = app_spawned_at_;
+      GroundTruth& t = truth_;
+      for (int64_t ts = start(); ts < end(); ts += period) {
+        if (ts < m.exists_from) continue;
+        const int64_t bytes = m.RssKb(ts) * 1024;
+        if (t.app_rss_first_bytes == 0) t.app_rss_first_bytes = bytes;
+        t.app_rss_last_bytes = bytes;
+        t.app_rss_peak_bytes = std::max(t.app_rss_peak_bytes, bytes);
+      }
+    }
+    models.push_back(std::move(m));
+  }
+  truth_.memory_polls = WriteProcessStats(file_, models, start(), end(), period);
 }
 
 void AndroidWorld::WriteClockSnapshot(int64_t boottime) {

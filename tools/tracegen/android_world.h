@@ -6,6 +6,7 @@
 // process_tree, android_log).
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -49,7 +50,7 @@ class AndroidWorld {
   // Simulator indices.
   int32_t ss_proc = -1, sf_proc = -1, app_proc = -1;
   int32_t zygote_main = -1;
-  int32_t ss_main = -1, ss_anim = -1, sf_main = -1, sf_re = -1;
+  int32_t ss_main = -1, ss_anim = -1, ss_input = -1, sf_main = -1, sf_re = -1;
   int32_t app_main = -1, app_render = -1, app_heap = -1, app_worker = -1, app_io = -1;
   std::vector<int32_t> ss_binders;
   std::vector<int32_t> noise_threads;
@@ -75,6 +76,13 @@ class AndroidWorld {
   void Finish();
 
   GroundTruth& truth() { return truth_; }
+  // For scenarios that write packets of their own after the run (polled data sources).
+  synth::TraceFile* file() { return file_; }
+
+  // After the run: process_stats polls of every (non-kernel) process every `period`, each
+  // with a steady size of its own; the app's RssAnon follows `app_anon_kb` when given. Fills
+  // the memory facts of the ground truth.
+  void WriteMemoryPolls(int64_t period, std::function<int64_t(int64_t ts)> app_anon_kb);
 
  private:
   void BuildSystem();
@@ -97,6 +105,8 @@ class AndroidWorld {
     std::string end;
   };
   std::map<int32_t, NoiseMarkers> noise_markers_;
+  std::vector<int32_t> kernel_procs_;  // simulator indices of kernel threads' "processes"
+  int64_t app_spawned_at_ = -1;        // -1: running from the start
   int32_t next_pid_ = 2000;
 };
 

@@ -57,13 +57,41 @@ std::string GroundTruth::ToJson() const {
                     {"dur", startup_dur},
                     {"main_thread_d_state_ns", startup_main_thread_d_state_ns}};
   }
+  if (cpu_hog_threads > 0) {
+    j["cpu_contention"] = {{"from_ns", cpu_contention_from_ns},
+                           {"to_ns", cpu_contention_to_ns},
+                           {"hog_process", cpu_hog_process},
+                           {"hog_threads", cpu_hog_threads}};
+  }
+  if (memory_polls > 0) {
+    j["memory"] = {{"polls", memory_polls},
+                   {"app_rss_first_bytes", app_rss_first_bytes},
+                   {"app_rss_last_bytes", app_rss_last_bytes},
+                   {"app_rss_peak_bytes", app_rss_peak_bytes}};
+  }
+  if (!input_events.empty()) {
+    json events = json::array();
+    for (const InputEventTruth& e : input_events) {
+      events.push_back({{"type", e.type},
+                        {"seq", e.seq},
+                        {"action", e.action},
+                        {"dispatch_ts", e.dispatch_ts},
+                        {"receive_ts", e.receive_ts},
+                        {"finish_ts", e.finish_ts},
+                        {"ack_ts", e.ack_ts}});
+    }
+    j["input"] = {{"events", events}};
+  }
   j["gc_events"] = gc_events;
   j["monitor_contentions"] = monitor_contentions;
   j["main_thread_runnable_ns_in_contention"] = main_thread_runnable_ns;
   if (thermal_cap_ts > 0) {
     j["thermal"] = {{"cap_ts", thermal_cap_ts},
                     {"cap_khz", thermal_cap_khz},
-                    {"cpus", thermal_capped_cpus}};
+                    {"cpus", thermal_capped_cpus},
+                {"hottest_zone", thermal_hottest_zone},
+                {"hottest_c", thermal_hottest_c},
+                {"samples_per_zone", thermal_samples_per_zone}};
   }
   if (!anr_type.empty()) {
     j["anr"] = {{"type", anr_type},

@@ -23,6 +23,17 @@ struct InjectedBinder {
   int64_t ts = 0, dur = 0;
 };
 
+// One input event as InputDispatcher and the app handled it (the InputTransport slices).
+struct InputEventTruth {
+  std::string type;     // "MOTION" / "KEY"
+  std::string seq;      // the transport sequence number as the slices print it ("0x1")
+  std::string action;   // "DOWN", "UP"
+  int64_t dispatch_ts = 0;  // InputDispatcher sendMessage
+  int64_t receive_ts = 0;   // the app's receiveMessage
+  int64_t finish_ts = 0;    // the app's sendMessage(FINISHED)
+  int64_t ack_ts = 0;       // InputDispatcher's receiveMessage(FINISHED)
+};
+
 struct GroundTruth {
   std::string scenario;
   uint64_t seed = 0;
@@ -54,9 +65,25 @@ struct GroundTruth {
   int64_t gc_events = 0;
   int64_t monitor_contentions = 0;
   int64_t main_thread_runnable_ns = 0;  // during injected contention windows
+  // CPU contention: the window the hog threads ran in, their process and how many there were.
+  int64_t cpu_contention_from_ns = 0, cpu_contention_to_ns = 0;
+  std::string cpu_hog_process;
+  int32_t cpu_hog_threads = 0;
   int64_t thermal_cap_ts = 0;
   uint32_t thermal_cap_khz = 0;
   std::vector<uint32_t> thermal_capped_cpus;
+  // Thermal zones (sys_stats): the hottest zone's name and its peak, and the samples per zone.
+  std::string thermal_hottest_zone;
+  int64_t thermal_hottest_c = 0;
+  int64_t thermal_samples_per_zone = 0;
+
+  // Memory (process_stats polls): the app's VmRSS at the first and last poll, its peak, and
+  // the number of polls.
+  int64_t app_rss_first_bytes = 0, app_rss_last_bytes = 0, app_rss_peak_bytes = 0;
+  int64_t memory_polls = 0;
+
+  // Input events delivered to the app, in dispatch order.
+  std::vector<InputEventTruth> input_events;
 
   // ANR.
   std::string anr_type;

@@ -491,11 +491,14 @@ void Simulator::MakeRunnable(int32_t thread, int32_t waker_cpu) {
   th.state = State::kRunnable;
   RunnableBegin(thread);
   const int32_t target = SelectCpu(thread);
-  // The waker: the running thread of the waking cpu, or an interrupt on the target cpu.
-  const uint32_t on = static_cast<uint32_t>(waker_cpu >= 0 ? waker_cpu : target);
+  // The waker: the running thread of the waking cpu, or an interrupt (a timer, a device) on
+  // the target cpu. An interrupt is recorded by whatever task it interrupted (the idle task
+  // when the cpu was idle), with the hardirq flag that marks it as no task's doing.
+  const bool from_interrupt = waker_cpu < 0;
+  const uint32_t on = static_cast<uint32_t>(from_interrupt ? target : waker_cpu);
   const int32_t waker = cpus_[on].current;
   const uint32_t flags =
-      waker < 0 ? (synth::kFlagIrqsOff | synth::kFlagHardirq) : synth::kFlagIrqsOff;
+      from_interrupt ? (synth::kFlagIrqsOff | synth::kFlagHardirq) : synth::kFlagIrqsOff;
   if (was_d) EmitBlockedReason(on, th.tid, th.io_wait);
   bundles_.Waking(on, Stamp(now_), waker < 0 ? 0 : threads_[waker].tid, flags,
                   synth::SchedSide{th.tid, th.prio, th.comm}, static_cast<uint32_t>(target));

@@ -175,6 +175,9 @@ class Simulator {
   synth::Rng& rng() { return rng_; }
   const DeviceModel& device() const { return o_.device; }
   int64_t now() const { return now_; }
+  // The timestamp of the last event written (events take distinct, increasing timestamps, so
+  // a kCall right after a kPrint reads the exact time of that marker here).
+  int64_t last_stamp() const { return last_ts_; }
   bool CpuBusy(uint32_t cpu) const { return cpus_[cpu].current >= 0; }
   uint32_t CpuKhz(uint32_t cpu) const { return cpus_[cpu].khz; }
   int64_t end() const { return o_.end_ns; }

@@ -8,6 +8,7 @@
 #include "tools/synth/trace_file.h"
 #include "tools/tracegen/android_world.h"
 #include "tools/tracegen/frame_pipeline.h"
+#include "tools/tracegen/polled_stats.h"
 
 namespace tw::tracegen {
 namespace {
@@ -109,34 +110,77 @@ void ScrollCpuContention(AndroidWorld& w, const Params& p, Scenario& s) {
   const int64_t to = from + std::max<int64_t>(300 * kMs, (w.end() - from) / 2);
   w.AddCpuHogs(hogs, from, to, /*big_only=*/true, /*prio=*/110);
   f.CauseWindow(from, to, "cpu_contention");
+  GroundTruth& t = w.truth();
+  t.cpu_contention_from_ns = from;
+  t.cpu_contention_to_ns = to;
+  t.cpu_hog_process = "com.google.android.apps.photos";
+  t.cpu_hog_threads = hogs;
   s.after = [&w, from, to] {
     w.truth().main_thread_runnable_ns = w.sim().RunnableNs(w.app_main, from, to);
   };
 }
 
+// The app's Java heap over time, from the sizes the GCs reported ("Heap size (KB)" before and
+// after each collection): it grows at the allocation rate between collections and shrinks
+// during them. Before the first and after the last known size it follows the allocation rate.
+struct HeapTimeline {
+  std::vector<std::pair<int64_t, int64_t>> points;  // (ts, kB), in time order
+  double kb_per_ns = 0;
+  int64_t initial_kb = 0;
+  int64_t KbAt(int64_t ts) const {
+    if (points.empty()) return initial_kb;
+    if (ts <= points.front().first) {
+      const double back = kb_per_ns * static_cast<double>(points.front().first - ts);
+      return std::max<int64_t>(60'000, points.front().second - static_cast<int64_t>(back));
+    }
+    for (size_t i = 1; i < points.size(); ++i) {
+      const auto& [t1, k1] = points[i];
+      if (ts > t1) continue;
+      const auto& [t0, k0] = points[i - 1];
+      const double f = static_cast<double>(ts - t0) / static_cast<double>(std::max<int64_t>(1, t1 - t0));
+      return k0 + static_cast<int64_t>(f * static_cast<double>(k1 - k0));
+    }
+    const double ahead = kb_per_ns * static_cast<double>(ts - points.back().first);
+    return points.back().second + static_cast<int64_t>(ahead);
+  }
+};
+
 void ScrollGcPressure(AndroidWorld& w, const Params& p, Scenario& s) {
   FramePipeline& f = Scroll(w, s);
   const int32_t pid = AndroidWorld::kAppPid;
+  // The feed keeps what it loads: each collection frees less than was allocated since the
+  // previous one, so the heap (and the process's RSS) grows over the trace.
+  constexpr int64_t kAllocatedBetweenGcsKb = 52'000;
+  constexpr int64_t kGcEveryNs = 450 * kMs;
   int64_t heap = 182'000;
   auto gcs = std::make_shared<int64_t>(0);  // GCs that ran (an injected frame may be skipped)
-  for (int64_t t : InjectionTimes(w, 450 * kMs)) {
+  auto timeline = std::make_shared<HeapTimeline>();
+  timeline->initial_kb = heap;
+  timeline->kb_per_ns = static_cast<double>(kAllocatedBetweenGcsKb) / static_cast<double>(kGcEveryNs);
+  for (int64_t t : InjectionTimes(w, kGcEveryNs)) {
     // An allocation in the frame finds the heap full: it requests a concurrent GC, which runs
     // on HeapTaskDaemon, and the allocating main thread blocks until the GC completes.
     const int64_t gc_work = static_cast<int64_t>(0.9 * p.o.severity * w.period());
-    const int64_t before = heap, after = heap - 38'000 - w.rng().Below(9'000);
-    heap = after + 41'000;
+    const int64_t before = heap, after = heap - 30'000 - w.rng().Below(9'000);
+    heap = after + kAllocatedBetweenGcsKb;
     const int32_t daemon = w.app_heap, main = w.app_main;
     FrameInjection inj;
     inj.cause = "gc";
     inj.main_in_frame.push_back(Action::Call([&w, pid, before, after, gc_work, daemon, main,
-                                              heap, gcs](int64_t now) {
+                                              heap, gcs, timeline](int64_t now) {
       ++*gcs;
+      auto heap_point = [&w, timeline](int64_t kb) {
+        return Action::Call([&w, timeline, kb](int64_t) {
+          timeline->points.emplace_back(w.sim().last_stamp(), kb);
+        });
+      };
       w.sim().Deliver(daemon,
                       {Action::Print(absl::StrCat("C|", pid, "|Heap size (KB)|", before)),
+                       heap_point(before),
                        Action::Print(absl::StrCat("B|", pid, "|young concurrent copying GC")),
                        Action::Run(gc_work), Action::Print(absl::StrCat("E|", pid)),
                        Action::Print(absl::StrCat("C|", pid, "|Heap size (KB)|", after)),
-                       Action::Signal(main)});
+                       heap_point(after), Action::Signal(main)});
       w.Log(now + gc_work, pid, pid + 11, kLogInfo, AndroidWorld::kPackage,
             absl::StrCat("Background young concurrent copying GC freed ", (before - after) / 1000,
                          "MB AllocSpace objects, 0(0B) LOS objects, 24% free, ", after / 1000,
@@ -147,7 +191,12 @@ void ScrollGcPressure(AndroidWorld& w, const Params& p, Scenario& s) {
     inj.main_in_frame.push_back(Action::Print(AppEnd()));
     f.InjectAt(t, std::move(inj));
   }
-  s.after = [&w, gcs] { w.truth().gc_events = *gcs; };
+  s.after = [&w, gcs, timeline] {
+    w.truth().gc_events = *gcs;
+    // process_stats polls every 100 ms: the app's anonymous memory is its native part plus the
+    // Java heap.
+    w.WriteMemoryPolls(100 * kMs, [timeline](int64_t ts) { return 70'000 + timeline->KbAt(ts); });
+  };
 }
 
 void ScrollLockContention(AndroidWorld& w, const Params& p, Scenario& s) {
@@ -188,6 +237,35 @@ void ScrollThermal(AndroidWorld& w, const Params& p, Scenario& s) {
   for (uint32_t c = 4; c < 8; ++c) t.thermal_capped_cpus.push_back(c);
   w.Log(cap_ts, AndroidWorld::kSsPid, AndroidWorld::kSsPid, kLogWarn, "ThermalManagerService",
         "Thermal status changed to SEVERE (skin temperature 46.2C)");
+  // linux.sys_stats polls the thermal zones every 100 ms: the skin heats up to the SEVERE
+  // threshold at the cap and stays there; the big cluster's zone peaks at the cap and cools
+  // down once the cap bites.
+  const int64_t start = w.start(), end = w.end();
+  auto ramp = [](int64_t ts, int64_t t0, int64_t t1, int64_t from, int64_t to) {
+    if (ts <= t0) return from;
+    if (ts >= t1) return to;
+    return from + (to - from) * (ts - t0) / (t1 - t0);
+  };
+  std::vector<ThermalZoneModel> zones = {
+      {"thermal_zone0", "skin-therm",
+       [=](int64_t ts) { return ramp(ts, start, cap_ts, 38, 46); }},
+      {"thermal_zone4", "BIG",
+       [=](int64_t ts) {
+         return ts <= cap_ts ? ramp(ts, start, cap_ts, 61, 88) : ramp(ts, cap_ts, end, 88, 74);
+       }},
+  };
+  constexpr int64_t kPoll = 100 * kMs;
+  s.after = [&w, zones, start, end] {
+    GroundTruth& truth = w.truth();
+    truth.thermal_samples_per_zone = WriteThermalZones(w.file(), zones, start, end, kPoll);
+    for (const ThermalZoneModel& z : zones) {
+      for (int64_t ts = start; ts < end; ts += kPoll) {
+        if (z.celsius(ts) <= truth.thermal_hottest_c) continue;
+        truth.thermal_hottest_c = z.celsius(ts);
+        truth.thermal_hottest_zone = z.type;
+      }
+    }
+  };
 }
 
 // ---- startups ----
@@ -303,6 +381,73 @@ void StartupCold(AndroidWorld& w, const Params& p, Scenario& s) { Startup(w, p, 
 void StartupColdSlowIo(AndroidWorld& w, const Params& p, Scenario& s) { Startup(w, p, s, "cold", true); }
 void StartupWarm(AndroidWorld& w, const Params& p, Scenario& s) { Startup(w, p, s, "warm", false); }
 
+// ---- input ----
+
+// One MotionEvent delivered to the app's window at `ts`: InputDispatcher (system_server)
+// publishes it on the window's input channel, the app's main thread receives it, runs
+// `handling` inside deliverInputEvent and sends FINISHED back, and InputDispatcher receives
+// that. The slices are the ones InputDispatcher and InputTransport write (android.input
+// follows an event through them); the ground truth gets their exact times.
+void DeliverMotion(AndroidWorld& w, int64_t ts, uint32_t seq, uint32_t event_id,
+                   const std::string& action, std::vector<Action> handling) {
+  const int32_t ss = AndroidWorld::kSsPid, app = AndroidWorld::kAppPid;
+  const std::string window = absl::StrCat(std::to_string(0x5a3b1c), " ", AndroidWorld::kPackage,
+                                          "/", AndroidWorld::kPackage, ".MainActivity");
+  const std::string server = window + " (server)", client = window + " (client)";
+  const std::string hex_seq = absl::StrCat("0x", absl::Hex(seq));
+  const std::string hex_id = absl::StrCat("0x", absl::Hex(event_id));
+  GroundTruth& truth = w.truth();
+  const size_t index = truth.input_events.size();
+  truth.input_events.push_back(InputEventTruth{"MOTION", hex_seq, action});
+  // Records the time of the marker just written into the event's truth.
+  auto mark = [&w, index](int64_t InputEventTruth::*field) {
+    return Action::Call([&w, index, field](int64_t) {
+      w.truth().input_events[index].*field = w.sim().last_stamp();
+    });
+  };
+  auto begin = [](int32_t pid, const std::string& name) {
+    return Action::Print(absl::StrCat("B|", pid, "|", name));
+  };
+  const std::string ss_end = absl::StrCat("E|", ss), app_end = absl::StrCat("E|", app);
+
+  std::vector<Action> ack = {
+      begin(ss, absl::StrCat("receiveMessage(inputChannel=", server, ", seq=", hex_seq, ", type=FINISHED)")),
+      mark(&InputEventTruth::ack_ts), Action::Run(15'000), Action::Print(ss_end)};
+  auto shared_ack = std::make_shared<std::vector<Action>>(std::move(ack));
+  std::vector<Action> on_app = {
+      begin(app, absl::StrCat("receiveMessage(inputChannel=", client, ", seq=", hex_seq, ", type=MOTION)")),
+      mark(&InputEventTruth::receive_ts), Action::Run(20'000), Action::Print(app_end),
+      // eventTimeNano is CLOCK_MONOTONIC, 1.2 s behind the trace's BOOTTIME in this world.
+      begin(app, absl::StrCat("deliverInputEvent src=0x1002 eventTimeNano=", ts - 1'200'000'000,
+                              " id=", hex_id))};
+  for (Action& a : handling) on_app.push_back(std::move(a));
+  on_app.push_back(Action::Print(app_end));
+  on_app.push_back(begin(app, absl::StrCat("sendMessage(inputChannel=", client, ", seq=", hex_seq, ", type=FINISHED)")));
+  on_app.push_back(mark(&InputEventTruth::finish_ts));
+  on_app.push_back(Action::Run(10'000));
+  on_app.push_back(Action::Print(app_end));
+  const int32_t dispatcher = w.ss_input, main = w.app_main;
+  on_app.push_back(Action::Call([&w, dispatcher, shared_ack](int64_t) {
+    w.sim().Deliver(dispatcher, std::move(*shared_ack));
+  }));
+  auto shared_app = std::make_shared<std::vector<Action>>(std::move(on_app));
+
+  std::vector<Action> dispatch = {
+      begin(ss, absl::StrCat("prepareDispatchCycleLocked(inputChannel=", server, ", id=", hex_id, ")")),
+      Action::Run(15'000),
+      begin(ss, absl::StrCat("startDispatchCycleLocked(inputChannel=", server, ")")),
+      begin(ss, absl::StrCat("publishMotionEvent(inputChannel=", server, ", action=", action, ")")),
+      begin(ss, absl::StrCat("sendMessage(inputChannel=", server, ", seq=", hex_seq, ", type=MOTION)")),
+      mark(&InputEventTruth::dispatch_ts), Action::Run(25'000), Action::Print(ss_end),
+      // The socket write wakes the app's looper.
+      Action::Call([&w, main, shared_app](int64_t) { w.sim().Deliver(main, std::move(*shared_app)); }),
+      Action::Print(ss_end), Action::Print(ss_end), Action::Print(ss_end)};
+  auto shared_dispatch = std::make_shared<std::vector<Action>>(std::move(dispatch));
+  w.sim().At(ts, [&w, dispatcher, shared_dispatch](int64_t) {
+    w.sim().Deliver(dispatcher, std::move(*shared_dispatch));
+  });
+}
+
 // ---- ANR ----
 
 void AnrMainThreadBlocked(AndroidWorld& w, const Params& p, Scenario& s) {
@@ -311,7 +456,7 @@ void AnrMainThreadBlocked(AndroidWorld& w, const Params& p, Scenario& s) {
   const int64_t t_lock = w.start() + 200 * kMs;
   const int64_t t_input = t_lock + 30 * kMs;
   const int64_t hold = 5'500 * kMs;  // released before the trace ends: the contention finishes
-  const int32_t io = w.app_io, main = w.app_main;
+  const int32_t io = w.app_io;
   // The I/O thread takes the database lock, then sits in uninterruptible I/O for seconds.
   w.sim().At(t_lock, [&w, io, lock, hold, app](int64_t) {
     std::vector<Action> a;
@@ -325,17 +470,13 @@ void AnrMainThreadBlocked(AndroidWorld& w, const Params& p, Scenario& s) {
     a.push_back(Action::Release(lock));
     w.sim().Deliver(io, std::move(a));
   });
-  // A tap arrives; the main thread handles it and needs the same lock.
-  w.sim().At(t_input, [&w, main, lock, app](int64_t) {
-    w.sim().Deliver(main, {
-        Action::Print(absl::StrCat("B|", app, "|deliverInputEvent src=0x1002 eventTimeNano=0 id=0x2f1c")),
-        Action::Run(300'000),
-        Action::Acquire(lock, "void com.example.feed.ui.FeedFragment.onItemClick(int)", "FeedFragment.java:88"),
-        Action::Run(200'000),
-        Action::Release(lock),
-        Action::Print(absl::StrCat("E|", app)),
-    });
-  });
+  // A quick tap first (handled at once), then the tap whose handler needs the same lock.
+  DeliverMotion(w, w.start() + 60 * kMs, 1, 0x2f1a, "DOWN", {Action::Run(400'000)});
+  DeliverMotion(w, w.start() + 140 * kMs, 2, 0x2f1b, "UP", {Action::Run(900'000)});
+  DeliverMotion(w, t_input, 3, 0x2f1c, "DOWN",
+                {Action::Run(300'000),
+                 Action::Acquire(lock, "void com.example.feed.ui.FeedFragment.onItemClick(int)", "FeedFragment.java:88"),
+                 Action::Run(200'000), Action::Release(lock)});
   // Input dispatch times out after 5 s; system_server reports the ANR.
   const int64_t t_anr = t_input + 5'000 * kMs + 12 * kMs;
   const std::string error_id = "b1f7c1d2-58a4-4c3e-9d2e-7f0a61c3e5aa";

@@ -321,6 +321,109 @@ TEST(TracegenTest, AnrMainThreadBlocked) {
   EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_logs WHERE msg GLOB 'ANR in com.example.feed*'"), 1);
 }
 
+TEST(TracegenTest, ScrollGcPressurePollsProcessMemoryAsTheHeapGrows) {
+  Generated g = Generate("scroll_gc_pressure");
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  const GroundTruth& truth = g.truth;
+  EXPECT_EQ(truth.memory_polls, 20);  // every 100 ms for 2 s
+  const std::string app_rss =
+      "FROM counter c JOIN process_counter_track k ON c.track_id = k.id JOIN process p USING (upid) "
+      "WHERE p.pid = 8123 AND k.name = 'mem.rss'";
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) " + app_rss), truth.memory_polls);
+  EXPECT_EQ(QueryInt(t, "SELECT CAST(value AS INT) " + app_rss + " ORDER BY c.ts LIMIT 1"), truth.app_rss_first_bytes);
+  EXPECT_EQ(QueryInt(t, "SELECT CAST(value AS INT) " + app_rss + " ORDER BY c.ts DESC LIMIT 1"), truth.app_rss_last_bytes);
+  EXPECT_EQ(QueryInt(t, "SELECT CAST(MAX(value) AS INT) " + app_rss), truth.app_rss_peak_bytes);
+  EXPECT_GT(truth.app_rss_last_bytes - truth.app_rss_first_bytes, 50'000'000);
+  // VmRSS is the sum of its parts at every poll of every process.
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM (SELECT k.upid, c.ts, "
+                        "SUM(CASE WHEN k.name = 'mem.rss' THEN c.value ELSE -c.value END) AS diff "
+                        "FROM counter c JOIN process_counter_track k ON c.track_id = k.id "
+                        "WHERE k.name IN ('mem.rss', 'mem.rss.anon', 'mem.rss.file', 'mem.rss.shmem') "
+                        "GROUP BY k.upid, c.ts) WHERE diff != 0"),
+            0);
+  // Kernel threads have no user memory to poll.
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM process_counter_track k JOIN process p USING (upid) "
+                        "WHERE p.name IN ('kswapd0', 'rcu_preempt')"),
+            0);
+  const auto j = nlohmann::json::parse(ReadFile(g.path + ".truth.json"), nullptr, false);
+  EXPECT_EQ(j["memory"]["polls"], truth.memory_polls);
+  EXPECT_EQ(j["memory"]["app_rss_last_bytes"], truth.app_rss_last_bytes);
+}
+
+TEST(TracegenTest, ScrollThermalPollsTheThermalZones) {
+  Generated g = Generate("scroll_thermal");
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  const std::string zones =
+      "FROM counter c JOIN counter_track k ON c.track_id = k.id WHERE k.type = 'thermal_temperature_sys'";
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(DISTINCT k.id) " + zones), 2);
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) " + zones), 2 * g.truth.thermal_samples_per_zone);
+  EXPECT_EQ(QueryRows(t, "SELECT k.name, CAST(MAX(c.value) AS INT) " + zones + " GROUP BY k.id ORDER BY 2 DESC LIMIT 1"),
+            std::vector<std::string>{g.truth.thermal_hottest_zone + "," + std::to_string(g.truth.thermal_hottest_c)});
+  // The skin reaches the SEVERE threshold at the cap.
+  EXPECT_EQ(QueryInt(t, "SELECT CAST(c.value AS INT) " + zones + " AND k.name = 'skin-therm' AND c.ts = " +
+                            std::to_string(g.truth.thermal_cap_ts)),
+            46);
+}
+
+TEST(TracegenTest, ScrollCpuContentionHogsRunInTheirWindow) {
+  Generated g = Generate("scroll_cpu_contention");
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  const GroundTruth& truth = g.truth;
+  ASSERT_GT(truth.cpu_hog_threads, 0);
+  const std::string hogs = "FROM sched s JOIN thread t USING (utid) JOIN process p USING (upid) "
+                           "WHERE p.name = '" + truth.cpu_hog_process + "' AND t.name GLOB 'MediaScan-*' AND s.dur > 0";
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(DISTINCT s.utid) " + hogs), truth.cpu_hog_threads);
+  // Their CPU time falls in the window (a burst started before it closes may finish after it).
+  const std::string from = std::to_string(truth.cpu_contention_from_ns);
+  const std::string to = std::to_string(truth.cpu_contention_to_ns);
+  const int64_t total = QueryInt(t, "SELECT SUM(s.dur) " + hogs);
+  const int64_t inside = QueryInt(t, "SELECT SUM(MAX(0, MIN(s.ts + s.dur, " + to + ") - MAX(s.ts, " + from + "))) " + hogs);
+  EXPECT_GT(total, 0);
+  EXPECT_GE(static_cast<double>(inside), 0.95 * static_cast<double>(total));
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) " + hogs + " AND s.cpu < 4"), 0);  // big cores only
+}
+
+TEST(TracegenTest, AnrInputEventsFollowTheInputTransport) {
+  Generated g = Generate("anr_main_thread_blocked");
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  ASSERT_EQ(g.truth.input_events.size(), 3u);
+  ASSERT_TRUE(t.Query("INCLUDE PERFETTO MODULE android.input").ok());
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) FROM android_input_events"), 3);
+  for (const InputEventTruth& e : g.truth.input_events) {
+    EXPECT_EQ(QueryRows(t, "SELECT dispatch_ts, receive_ts, total_latency_dur, process_name, thread_name "
+                           "FROM android_input_events WHERE event_seq = '" + e.seq + "'"),
+              std::vector<std::string>{std::to_string(e.dispatch_ts) + "," + std::to_string(e.receive_ts) + "," +
+                                       std::to_string(e.ack_ts - e.dispatch_ts) +
+                                       ",com.example.feed,om.example.feed"})
+        << e.seq;
+  }
+  // InputDispatcher's nested slices tie each transport message to its input event id.
+  EXPECT_EQ(QueryRows(t, "SELECT input_event_id FROM android_input_events WHERE event_seq = '0x3'"),
+            std::vector<std::string>{"0x2f1c"});
+}
+
+TEST(TracegenTest, InterruptWakeupsAreFlaggedAsSuch) {
+  Generated g = Generate("scroll_smooth", 1);
+  ASSERT_NE(g.trace, nullptr);
+  LoadedTrace& t = *g.trace;
+  const std::string main_wakeups =
+      "FROM thread_state s JOIN thread m ON m.utid = s.utid LEFT JOIN thread w ON w.utid = s.waker_utid "
+      "WHERE m.tid = 8123 AND s.state = 'R' AND s.waker_utid IS NOT NULL";
+  // The vsync timer wakes the main thread from an interrupt, whatever task it interrupted ...
+  EXPECT_GT(QueryInt(t, "SELECT COUNT(*) " + main_wakeups + " AND s.irq_context = 1"), 50);
+  // ... RenderThread wakes it (the frame state is synced) from its own context.
+  EXPECT_GT(QueryInt(t, "SELECT COUNT(*) " + main_wakeups + " AND w.name = 'RenderThread' AND w.upid = m.upid "
+                        "AND s.irq_context = 0"),
+            50);
+  EXPECT_EQ(QueryInt(t, "SELECT COUNT(*) " + main_wakeups + " AND w.name = 'RenderThread' AND w.upid = m.upid "
+                        "AND s.irq_context = 1"),
+            0);
+}
+
 TEST(TracegenTest, LargeHasMillionsOfEvents) {
   Generated g = Generate("large", 3);
   ASSERT_NE(g.trace, nullptr);
@@ -382,6 +485,19 @@ TEST(TracegenTest, ManifestIsWrittenNextToTheTrace) {
   ASSERT_FALSE(j["frames"]["janky_frames"].empty());
   EXPECT_EQ(j["frames"]["janky_frames"][0]["cause"], "binder");
   EXPECT_TRUE(j.contains("tolerances"));
+}
+
+TEST(TracegenTest, PolledDataIsDeterministicToo) {
+  for (const std::string scenario : {"scroll_gc_pressure", "scroll_thermal"}) {
+    TracegenOptions o;
+    o.scenario = scenario;
+    o.duration_s = 1;
+    const std::string a = TempPath("poll_a.pftrace"), b = TempPath("poll_b.pftrace");
+    ASSERT_TRUE(GenerateTrace(o, a).ok());
+    ASSERT_TRUE(GenerateTrace(o, b).ok());
+    EXPECT_EQ(ReadFile(a), ReadFile(b)) << scenario;
+    EXPECT_EQ(ReadFile(a + ".truth.json"), ReadFile(b + ".truth.json")) << scenario;
+  }
 }
 
 TEST(TracegenTest, SameSeedGivesIdenticalBytes) {
