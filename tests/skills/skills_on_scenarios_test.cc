@@ -2,101 +2,18 @@
 // and the skills that should see its injected problem are run; their rows must state the facts
 // the manifest records (frame counts, the janky frames and their cause, the binder calls with
 // their server, the thermal cap, the startup type and duration, the main thread's I/O, the ANR
-// and the thread that held the main thread up).
-#include <gtest/gtest.h>
-
+// and the thread that held the main thread up). The other skills are held against the truth in
+// skills_on_scenarios_{overview,frames,cpu,memory,startup,input}_test.cc.
 #include <cmath>
-#include <filesystem>
-#include <map>
-#include <memory>
 #include <set>
 
-#include "libs/skills/skill_executor.h"
-#include "libs/skills/skill_library.h"
-#include "libs/skills/trace_database_runner.h"
-#include "libs/trace/trace_loader.h"
-#include "tools/tracegen/tracegen.h"
-#include "tests/common/process_temp_dir.h"
+#include "tests/skills/scenario_fixture.h"
 
 namespace tw::skills {
 namespace {
 
-struct Scenario {
-  tracegen::GroundTruth truth;
-  std::unique_ptr<LoadedTrace> trace;
-  int64_t app_upid = -1;
-};
-
-class SkillsOnScenariosTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    std::vector<Diagnostic> diagnostics;
-    library_ = new SkillLibrary(SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics));
-    scenarios_ = new std::map<std::string, Scenario>();
-  }
-  static void TearDownTestSuite() {
-    delete scenarios_;
-    delete library_;
-  }
-
-  // Generates (once) and loads a scenario.
-  Scenario& Get(const std::string& name) {
-    auto it = scenarios_->find(name);
-    if (it != scenarios_->end()) return it->second;
-    Scenario& s = (*scenarios_)[name];
-    const std::string path = (std::filesystem::path(::tw::testing::ProcessTempDir()) / (name + ".skills.pftrace")).string();
-    tracegen::TracegenOptions o;
-    o.scenario = name;
-    o.seed = 5;
-    auto truth = tracegen::GenerateTrace(o, path);
-    EXPECT_TRUE(truth.ok()) << truth.status();
-    if (!truth.ok()) return s;
-    s.truth = *truth;
-    auto trace = LoadTraceFile(path);
-    EXPECT_TRUE(trace.ok()) << trace.status();
-    if (!trace.ok()) return s;
-    s.trace = std::move(*trace);
-    auto upid = s.trace->db().Execute("SELECT upid FROM process WHERE pid = " +
-                                      std::to_string(s.truth.app_pid));
-    if (upid.ok() && !upid->rows.empty()) s.app_upid = upid->rows[0][0].int_value;
-    return s;
-  }
-
-  SkillRunResult Run(Scenario& s, const std::string& skill,
-                     const std::map<std::string, std::string>& params = {}) {
-    TraceDatabaseRunner runner(&s.trace->db());
-    SkillExecutor executor(*library_, runner);
-    const Skill* found = library_->Find(skill);
-    EXPECT_NE(found, nullptr) << skill;
-    SkillRunResult r = executor.Run(*found, params);
-    EXPECT_EQ(r.outcome, SkillOutcome::kOk) << skill << ": " << r.message;
-    return r;
-  }
-
-  // Points into `r`: keep the result alive while using the step.
-  static const StepResult* Step(const SkillRunResult& r, const std::string& id) {
-    for (const auto& s : r.steps) {
-      if (s->step == id) return s.get();
-    }
-    ADD_FAILURE() << "no step " << id << " in " << r.skill;
-    return nullptr;
-  }
-  static const SqlValue& Cell(const StepResult& r, size_t row, const std::string& column) {
-    static const SqlValue kNull;
-    const int c = r.ColumnIndex(column);
-    EXPECT_GE(c, 0) << column;
-    return c < 0 || row >= r.rows.size() ? kNull : r.rows[row][static_cast<size_t>(c)];
-  }
-  std::map<std::string, std::string> App(const Scenario& s) {
-    return {{"upid", std::to_string(s.app_upid)}};
-  }
-
-  static SkillLibrary* library_;
-  static std::map<std::string, Scenario>* scenarios_;
-};
-
-SkillLibrary* SkillsOnScenariosTest::library_ = nullptr;
-std::map<std::string, Scenario>* SkillsOnScenariosTest::scenarios_ = nullptr;
+using scenario_testing::Scenario;
+using scenario_testing::SkillsOnScenariosTest;
 
 TEST_F(SkillsOnScenariosTest, FrameSkillsCountTheFramesAndClassifyBinderJank) {
   Scenario& s = Get("scroll_binder_jank");
