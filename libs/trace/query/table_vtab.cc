@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -41,10 +42,30 @@ struct Cursor : sqlite3_vtab_cursor {
   uint32_t pos = 0;
   uint32_t end = 0;
   RowFilter filter;
+  // Columns the query reads, loaded ahead of time on index scans (see Column::Prefetch).
+  std::vector<const Column*> prefetch;
+  static constexpr uint32_t kPrefetchAhead = 12;
+
   uint32_t Row() const { return list ? (*list)[pos] : pos; }
+  void PrefetchRow(uint32_t at) const {
+    if (at >= end) return;
+    const uint32_t row = (*list)[at];
+    for (const Column* c : prefetch) c->Prefetch(row);
+  }
+  void Step() {
+    ++pos;
+    if (list && !prefetch.empty()) PrefetchRow(pos + kPrefetchAhead);
+  }
+  // Called once the range is set: warms up the first rows of an index scan.
+  void Start() {
+    if (list && !prefetch.empty()) {
+      for (uint32_t i = 0; i < kPrefetchAhead && pos + i < end; ++i) PrefetchRow(pos + i);
+    }
+    SkipRejected();
+  }
   void SkipRejected() {
     if (filter.empty()) return;
-    while (pos < end && !filter.Matches(Row())) ++pos;
+    while (pos < end && !filter.Matches(Row())) Step();
   }
 };
 
@@ -56,9 +77,18 @@ struct ArgSpec {
   int col;  // 0 = id, k = columns()[k-1]
 };
 
-std::vector<ArgSpec> ParseArgSpecs(const char* idx_str) {
+// idxStr starts with "u<hex>;": SQLite's colUsed mask (bit k: column k, k = 0 the id; bit 63:
+// every column from 63 on). The argument specs follow.
+std::vector<ArgSpec> ParseArgSpecs(const char* idx_str, uint64_t* col_used) {
   std::vector<ArgSpec> out;
-  for (const char* p = idx_str ? idx_str : ""; p[0] && p[1];) {
+  const char* p = idx_str ? idx_str : "";
+  *col_used = ~uint64_t{0};
+  if (*p == 'u') {
+    char* after = nullptr;
+    *col_used = std::strtoull(p + 1, &after, 16);
+    p = after && *after == ';' ? after + 1 : "";
+  }
+  for (; p[0] && p[1];) {
     ArgSpec a{p[0] == 'p', p[1], 0};
     p += 2;
     while (*p >= '0' && *p <= '9') a.col = a.col * 10 + (*p++ - '0');
@@ -197,7 +227,8 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
   }
   out_rows = std::max(out_rows, 1.0);
   info->idxNum = best_plan | ((best_col < 0 ? 0 : best_col) << 8);
-  info->idxStr = sqlite3_mprintf("%s", specs.c_str());
+  info->idxStr = sqlite3_mprintf("u%llx;%s", static_cast<unsigned long long>(info->colUsed),
+                                 specs.c_str());
   info->needToFreeIdxStr = 1;
   // Visiting a row costs less than SQLite processing one: residual checks pay for themselves.
   info->estimatedCost = best_cost * 0.5 + out_rows;
@@ -272,8 +303,16 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
   c->pos = 0;
   c->end = table.row_count();
   c->filter = RowFilter();
+  c->prefetch.clear();
 
-  const std::vector<ArgSpec> specs = ParseArgSpecs(idx_str);
+  uint64_t col_used;
+  const std::vector<ArgSpec> specs = ParseArgSpecs(idx_str, &col_used);
+  if (plan == kIndexedEq) {
+    const auto& cols = table.columns();
+    for (size_t k = 1; k <= cols.size(); ++k) {
+      if (col_used & (uint64_t{1} << std::min<size_t>(k, 63))) c->prefetch.push_back(cols[k - 1]);
+    }
+  }
   std::vector<std::pair<char, sqlite3_value*>> primary;
   for (int i = 0; i < argc && i < static_cast<int>(specs.size()); ++i) {
     const ArgSpec& a = specs[static_cast<size_t>(i)];
@@ -320,7 +359,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
     int64_t key;
     if (column->type() == ColumnType::kString) {
       if (sqlite3_value_type(arg) != SQLITE_TEXT) {  // full scan, SQLite checks
-        c->SkipRejected();
+        c->Start();
         return SQLITE_OK;
       }
       const char* text = reinterpret_cast<const char*>(sqlite3_value_text(arg));
@@ -332,7 +371,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
       }
       key = id;
     } else if (!ConstraintIntArg(arg, '=', &key)) {
-      c->SkipRejected();
+      c->Start();
       return SQLITE_OK;  // full scan
     }
     const std::vector<uint32_t>& index = ctx->indexes->IndexFor(col - 1);
@@ -347,13 +386,13 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
     c->pos = lo;
     c->end = hi;
   }
-  c->SkipRejected();
+  c->Start();
   return SQLITE_OK;
 }
 
 int Next(sqlite3_vtab_cursor* cur) {
   auto* c = static_cast<Cursor*>(cur);
-  ++c->pos;
+  c->Step();
   c->SkipRejected();
   return SQLITE_OK;
 }

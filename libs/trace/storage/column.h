@@ -41,6 +41,9 @@ class Column {
   virtual int64_t GetInt(uint32_t row) const { return 0; }
   virtual double GetDouble(uint32_t row) const { return 0; }
   virtual StringId GetString(uint32_t row) const { return kNullStringId; }
+  // Hints the CPU to start loading `row`'s cell: index-driven scans visit rows scattered through
+  // the table and call this a few rows ahead, so the cache misses overlap instead of queueing.
+  virtual void Prefetch(uint32_t row) const {}
   virtual size_t memory_bytes() const = 0;
 
  private:
@@ -106,6 +109,7 @@ class IntColumn : public Column {
 
   bool IsNull(uint32_t row) const override { return nullable_ && nulls_.Get(row); }
   int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(values_[row]); }
+  void Prefetch(uint32_t row) const override { __builtin_prefetch(&values_[row]); }
   size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
 
  private:
@@ -133,6 +137,7 @@ class DoubleColumn : public Column {
   double operator[](uint32_t row) const { return values_[row]; }
   bool IsNull(uint32_t row) const override { return nullable_ && nulls_.Get(row); }
   double GetDouble(uint32_t row) const override { return values_[row]; }
+  void Prefetch(uint32_t row) const override { __builtin_prefetch(&values_[row]); }
   size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
 
  private:
@@ -151,6 +156,7 @@ class StringColumn : public Column {
   StringId operator[](uint32_t row) const { return values_[row]; }
   bool IsNull(uint32_t row) const override { return values_[row] == kNullStringId; }
   StringId GetString(uint32_t row) const override { return values_[row]; }
+  void Prefetch(uint32_t row) const override { __builtin_prefetch(&values_[row]); }
   size_t memory_bytes() const override { return values_.memory_bytes(); }
 
  private:
