@@ -460,18 +460,35 @@ const std::vector<uint32_t>& TableIndexCache::IndexFor(uint32_t col) {
   if (indexes_.size() < table_->columns().size()) indexes_.resize(table_->columns().size());
   auto& slot = indexes_[col];
   if (!slot) {
+    // Keys are read once, in row order (one virtual call per row, sequential memory). Dense
+    // small-range keys (utid, cpu, track ids, string ids) are placed by a counting sort, which
+    // is linear and keeps row order within a key; others sort (key, row) pairs.
     const Column* column = table_->columns()[col];
-    auto index = std::make_unique<std::vector<uint32_t>>();
-    const uint32_t n = table_->row_count();
-    index->reserve(n);
-    for (uint32_t r = 0; r < n; ++r) {
-      if (!column->IsNull(r)) index->push_back(r);
-    }
     const bool is_string = column->type() == ColumnType::kString;
-    std::stable_sort(index->begin(), index->end(), [&](uint32_t a, uint32_t b) {
-      return is_string ? column->GetString(a) < column->GetString(b)
-                       : column->GetInt(a) < column->GetInt(b);
-    });
+    const uint32_t n = table_->row_count();
+    std::vector<std::pair<int64_t, uint32_t>> keyed;
+    keyed.reserve(n);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint32_t r = 0; r < n; ++r) {
+      if (column->IsNull(r)) continue;
+      const int64_t key = is_string ? static_cast<int64_t>(column->GetString(r)) : column->GetInt(r);
+      keyed.emplace_back(key, r);
+      lo = std::min(lo, key);
+      hi = std::max(hi, key);
+    }
+    auto index = std::make_unique<std::vector<uint32_t>>(keyed.size());
+    // Unsigned differences: the keys may span the whole int64 range.
+    auto offset = [&](int64_t key) { return static_cast<uint64_t>(key) - static_cast<uint64_t>(lo); };
+    const bool dense = !keyed.empty() && offset(hi) < 2 * static_cast<uint64_t>(keyed.size()) + 1024;
+    if (dense) {
+      std::vector<uint32_t> start(static_cast<size_t>(offset(hi)) + 2, 0);
+      for (const auto& [key, row] : keyed) ++start[offset(key) + 1];
+      for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+      for (const auto& [key, row] : keyed) (*index)[start[offset(key)]++] = row;
+    } else {
+      std::sort(keyed.begin(), keyed.end());
+      for (size_t i = 0; i < keyed.size(); ++i) (*index)[i] = keyed[i].second;
+    }
     slot = std::move(index);
   }
   return *slot;
