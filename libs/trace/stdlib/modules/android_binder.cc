@@ -157,11 +157,13 @@ SELECT
   rt.pid AS server_pid,
   r.ts AS server_ts,
   r.dur AS server_dur
-FROM _binder_slice_with_thread AS c
-JOIN flow AS f ON f.slice_out = c.id
-JOIN server_side AS r ON r.id = f.slice_in AND r.name = 'binder async rcv'
-JOIN _binder_slice_with_thread AS rt ON rt.id = r.id
-WHERE c.name = 'binder transaction async'
+-- From the (few) receipts outwards, in this order: left to the planner, it can pick a loop over
+-- every thread track per receipt.
+FROM server_side AS r
+CROSS JOIN flow AS f ON f.slice_in = r.id
+CROSS JOIN _binder_slice_with_thread AS c ON c.id = f.slice_out
+CROSS JOIN _binder_slice_with_thread AS rt ON rt.id = r.id
+WHERE r.name = 'binder async rcv' AND c.name = 'binder transaction async'
 ORDER BY binder_txn_id;
 
 CREATE PERFETTO VIEW _async_binder_metrics_by_txn AS
