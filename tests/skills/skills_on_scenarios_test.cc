@@ -66,11 +66,14 @@ TEST_F(SkillsOnScenariosTest, BinderSlowCallsFindTheInjectedCallsAndTheirServer)
   }
 }
 
-TEST_F(SkillsOnScenariosTest, JankCausesOfGcLockAndRenderThreadScenarios) {
+TEST_F(SkillsOnScenariosTest, JankCausesOfGcLockRenderThreadAndCpuContentionScenarios) {
+  // Under CPU contention the late frames' time goes to RenderThread (and the main thread)
+  // waiting for a CPU: every one of them is cpu_runnable, none "unknown".
   for (const auto& [scenario, cause] : std::vector<std::pair<std::string, std::string>>{
            {"scroll_gc_pressure", "gc"},
            {"scroll_lock_contention", "lock"},
-           {"scroll_renderthread_gpu", "render_thread"}}) {
+           {"scroll_renderthread_gpu", "render_thread"},
+           {"scroll_cpu_contention", "cpu_runnable"}}) {
     Scenario& s = Get(scenario);
     ASSERT_NE(s.trace, nullptr);
     const SkillRunResult r = Run(s, "jank_root_causes", App(s));
