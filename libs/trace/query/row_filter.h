@@ -28,6 +28,7 @@ class RowFilter {
   bool Add(const Column* column, char op, sqlite3_value* arg, const StringPool& strings);
 
   bool empty() const { return terms_.empty(); }
+  void Clear() { terms_.clear(); }
   bool Matches(uint32_t row) const {
     for (const Term& t : terms_) {
       if (!t.Matches(row)) return false;

@@ -35,6 +35,14 @@ struct Vtab : sqlite3_vtab {
   TableVtabContext* ctx;
 };
 
+// One xFilter argument as BestIndex laid it out in idxStr: "<role><op><column>;" per argument,
+// role 'p' (drives the access plan) or 'r' (residual: checked by the RowFilter).
+struct ArgSpec {
+  bool primary;
+  char op;
+  int col;  // 0 = id, k = columns()[k-1]
+};
+
 struct Cursor : sqlite3_vtab_cursor {
   // Either iterate rows [pos, end) directly, or positions [pos, end) of `list`, skipping rows
   // the filter rejects.
@@ -42,6 +50,12 @@ struct Cursor : sqlite3_vtab_cursor {
   uint32_t pos = 0;
   uint32_t end = 0;
   RowFilter filter;
+  // The parsed idxStr of the last xFilter call: a correlated lookup calls xFilter on the same
+  // cursor with the same plan once per outer row, and parsing it each time showed in profiles.
+  const char* parsed_idx_str = nullptr;
+  std::vector<ArgSpec> specs;
+  uint64_t col_used = 0;
+  std::vector<std::pair<char, sqlite3_value*>> primary;  // this call's plan arguments
   // Columns the query reads, loaded ahead of time on index scans (see Column::Prefetch).
   std::vector<const Column*> prefetch;
   static constexpr uint32_t kPrefetchAhead = 12;
@@ -69,13 +83,6 @@ struct Cursor : sqlite3_vtab_cursor {
   }
 };
 
-// One xFilter argument as BestIndex laid it out in idxStr: "<role><op><column>;" per argument,
-// role 'p' (drives the access plan) or 'r' (residual: checked by the RowFilter).
-struct ArgSpec {
-  bool primary;
-  char op;
-  int col;  // 0 = id, k = columns()[k-1]
-};
 
 // idxStr starts with "u<hex>;": SQLite's colUsed mask (bit k: column k, k = 0 the id; bit 63:
 // every column from 63 on). The argument specs follow.
@@ -302,18 +309,21 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
   c->list = nullptr;
   c->pos = 0;
   c->end = table.row_count();
-  c->filter = RowFilter();
-  c->prefetch.clear();
-
-  uint64_t col_used;
-  const std::vector<ArgSpec> specs = ParseArgSpecs(idx_str, &col_used);
-  if (plan == kIndexedEq) {
-    const auto& cols = table.columns();
-    for (size_t k = 1; k <= cols.size(); ++k) {
-      if (col_used & (uint64_t{1} << std::min<size_t>(k, 63))) c->prefetch.push_back(cols[k - 1]);
+  c->filter.Clear();
+  if (idx_str != c->parsed_idx_str) {
+    c->parsed_idx_str = idx_str;
+    c->specs = ParseArgSpecs(idx_str, &c->col_used);
+    c->prefetch.clear();
+    if (plan == kIndexedEq) {
+      const auto& cols = table.columns();
+      for (size_t k = 1; k <= cols.size(); ++k) {
+        if (c->col_used & (uint64_t{1} << std::min<size_t>(k, 63))) c->prefetch.push_back(cols[k - 1]);
+      }
     }
   }
-  std::vector<std::pair<char, sqlite3_value*>> primary;
+  const std::vector<ArgSpec>& specs = c->specs;
+  auto& primary = c->primary;
+  primary.clear();
   for (int i = 0; i < argc && i < static_cast<int>(specs.size()); ++i) {
     const ArgSpec& a = specs[static_cast<size_t>(i)];
     if (a.primary) {

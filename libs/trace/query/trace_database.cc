@@ -1,13 +1,19 @@
 #include "libs/trace/query/trace_database.h"
 
-#include <algorithm>
 #include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "libs/common/status_macros.h"
 #include "libs/trace/query/perfetto_sql.h"
 #include "libs/trace/query/prelude.h"
@@ -292,7 +298,18 @@ absl::Status TraceDatabase::Impl::RunSql(std::string_view sql, ResultSink* sink)
         if (index > 0 && BindValue(stmt.stmt, index, value) != SQLITE_OK) return SqliteError(SQLITE_ERROR);
       }
     }
+    // TRACEWISE_SQL_PROFILE=1 prints each statement's time on stderr (module includes too):
+    // where a slow skill or module spends its time.
+    static const bool profile = std::getenv("TRACEWISE_SQL_PROFILE") != nullptr;
+    const auto started = profile ? absl::Now() : absl::InfinitePast();
     RETURN_IF_ERROR(Step(stmt.stmt, sink));
+    if (profile) {
+      std::string text = absl::StrJoin(absl::StrSplit(sqlite3_sql(stmt.stmt), absl::ByAnyChar("\n "),
+                                                      absl::SkipEmpty()),
+                                       " ");
+      std::fprintf(stderr, "[sql %8.2f ms] %.110s\n",
+                   absl::ToDoubleMilliseconds(absl::Now() - started), text.c_str());
+    }
   }
   return absl::OkStatus();
 }
