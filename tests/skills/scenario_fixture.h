@@ -146,4 +146,17 @@ class SkillsOnScenariosTest : public ::testing::Test {
   inline static std::unique_ptr<std::map<std::string, Scenario>> scenarios_;
 };
 
+// The thread_state condition behind each state label the state-breakdown skills print
+// (thread_state_breakdown, startup_main_thread_states), for checking their totals with SQL.
+inline const std::map<std::string, std::string>& ThreadStateSqlByLabel() {
+  static const auto* const kStateSql = new std::map<std::string, std::string>{
+      {"Running", "state = 'Running'"},
+      {"Runnable", "state = 'R'"},
+      {"Runnable (preempted)", "state = 'R+'"},
+      {"Sleeping", "state = 'S'"},
+      {"Uninterruptible (I/O)", "state = 'D' AND io_wait = 1"},
+      {"Uninterruptible", "state = 'D' AND COALESCE(io_wait, 0) != 1"}};
+  return *kStateSql;
+}
+
 }  // namespace tw::skills::scenario_testing

@@ -122,13 +122,7 @@ TEST_F(CpuSkillsOnScenariosTest, ThreadStateBreakdownAgreesWithTheThreadStateTab
   const StepResult* states = Step(r, "states");
   ASSERT_TRUE(states && !states->rows.empty());
   const std::string utid = std::to_string(s.app_main_utid);
-  const std::map<std::string, std::string> kStateSql = {
-      {"Running", "state = 'Running'"},
-      {"Runnable", "state = 'R'"},
-      {"Runnable (preempted)", "state = 'R+'"},
-      {"Sleeping", "state = 'S'"},
-      {"Uninterruptible (I/O)", "state = 'D' AND io_wait = 1"},
-      {"Uninterruptible", "state = 'D' AND COALESCE(io_wait, 0) != 1"}};
+  const std::map<std::string, std::string>& kStateSql = ThreadStateSqlByLabel();
   double pct = 0;
   for (size_t i = 0; i < states->rows.size(); ++i) {
     const std::string state = Str(*states, i, "state");

@@ -86,13 +86,7 @@ TEST_F(StartupSkillsOnScenariosTest, StartupMainThreadStatesHoldTheInjectedIo) {
   EXPECT_NEAR(Num(*states, static_cast<size_t>(io), "dur"),
               static_cast<double>(s.truth.startup_main_thread_d_state_ns), 10'000.0);
   // Every state's time in the window, as the thread_state table has it.
-  const std::map<std::string, std::string> kStateSql = {
-      {"Running", "state = 'Running'"},
-      {"Runnable", "state = 'R'"},
-      {"Runnable (preempted)", "state = 'R+'"},
-      {"Sleeping", "state = 'S'"},
-      {"Uninterruptible (I/O)", "state = 'D' AND io_wait = 1"},
-      {"Uninterruptible", "state = 'D' AND COALESCE(io_wait, 0) != 1"}};
+  const std::map<std::string, std::string>& kStateSql = ThreadStateSqlByLabel();
   for (size_t i = 0; i < states->rows.size(); ++i) {
     const std::string state = Str(*states, i, "state");
     ASSERT_TRUE(kStateSql.count(state)) << state;
