@@ -122,7 +122,7 @@ TEST_F(CpuSkillsOnScenariosTest, ThreadStateBreakdownAgreesWithTheThreadStateTab
   const StepResult* states = Step(r, "states");
   ASSERT_TRUE(states && !states->rows.empty());
   const std::string utid = std::to_string(s.app_main_utid);
-  const std::map<std::string, std::string>& kStateSql = ThreadStateSqlByLabel();
+  const std::map<std::string, std::string>& kStateSql = scenario_testing::ThreadStateSqlByLabel();
   double pct = 0;
   for (size_t i = 0; i < states->rows.size(); ++i) {
     const std::string state = Str(*states, i, "state");

@@ -86,7 +86,7 @@ TEST_F(StartupSkillsOnScenariosTest, StartupMainThreadStatesHoldTheInjectedIo) {
   EXPECT_NEAR(Num(*states, static_cast<size_t>(io), "dur"),
               static_cast<double>(s.truth.startup_main_thread_d_state_ns), 10'000.0);
   // Every state's time in the window, as the thread_state table has it.
-  const std::map<std::string, std::string>& kStateSql = ThreadStateSqlByLabel();
+  const std::map<std::string, std::string>& kStateSql = scenario_testing::ThreadStateSqlByLabel();
   for (size_t i = 0; i < states->rows.size(); ++i) {
     const std::string state = Str(*states, i, "state");
     ASSERT_TRUE(kStateSql.count(state)) << state;
