@@ -28,10 +28,21 @@ bool ToolBox::IsDataTool(const std::string& name) {
 
 std::vector<ToolSpec> ToolBox::Specs() const {
   std::vector<ToolSpec> specs = BaseSpecs();
-  // A comparison turn (a reference trace is loaded) adds the comparison tools in either mode.
-  if (ctx_.reference.present()) {
-    for (ToolSpec& spec : ComparisonToolSpecs()) specs.push_back(std::move(spec));
+  if (!ctx_.reference.present()) return specs;
+  if (ctx_.session->mode == AnalysisMode::kQuick) {
+    // Quick mode keeps its three tools; comparing, the data tools are the ones that reach both
+    // traces: execute_sql_on (either trace) and compare_skill (one skill on both).
+    std::vector<ToolSpec> quick;
+    for (ToolSpec& spec : ComparisonToolSpecs()) {
+      if (spec.name == "execute_sql_on" || spec.name == "compare_skill") quick.push_back(std::move(spec));
+    }
+    for (ToolSpec& spec : specs) {
+      if (spec.name == "lookup_sql_schema") quick.push_back(std::move(spec));
+    }
+    return quick;
   }
+  // A full comparison turn adds the comparison tools to the usual ones.
+  for (ToolSpec& spec : ComparisonToolSpecs()) specs.push_back(std::move(spec));
   return specs;
 }
 

@@ -173,9 +173,8 @@ TEST_F(ComparisonToolsTest, OfferedOnlyWithAReferenceTrace) {
   ASSERT_EQ(full.size(), 16u);
   EXPECT_EQ(std::vector<std::string>(full.end() - 3, full.end()), comparison);
   const auto quick = Names(Tools(smooth_, AnalysisMode::kQuick).Specs());
-  EXPECT_EQ(quick, (std::vector<std::string>{"execute_sql", "invoke_skill", "lookup_sql_schema",
-                                             "get_comparison_context", "execute_sql_on",
-                                             "compare_skill"}));
+  // Quick mode stays at three tools: the comparison-capable data tools and the schema.
+  EXPECT_EQ(quick, (std::vector<std::string>{"execute_sql_on", "compare_skill", "lookup_sql_schema"}));
   for (const auto& spec : Tools(smooth_).Specs()) {
     EXPECT_EQ(spec.parameters["type"], "object") << spec.name;
   }
@@ -203,7 +202,8 @@ TEST_F(ComparisonToolsTest, DataToolsWaitForThePlanButTheContextDoesNot) {
 }
 
 TEST_F(ComparisonToolsTest, ExecuteSqlOnReachesEitherTraceAsArtifacts) {
-  ToolBox tools = Tools(smooth_, AnalysisMode::kQuick);
+  ToolBox tools = Tools(smooth_);
+  ASSERT_TRUE(tools.Call("submit_plan", Plan()).ok);
   const std::string count = "SELECT COUNT(*) AS frames FROM actual_frame_timeline_slice";
   const ToolResult cur = tools.Call("execute_sql_on", json{{"trace", "current"}, {"sql", count}}.dump());
   ASSERT_TRUE(cur.ok) << cur.content;
@@ -322,7 +322,7 @@ TEST_F(ComparisonToolsTest, CompareSkillSaysWhenTheReferenceLacksTheData) {
 }
 
 TEST_F(ComparisonToolsTest, ComparisonContextShowsBothTracesSideBySide) {
-  ToolBox tools = Tools(smooth_, AnalysisMode::kQuick);
+  ToolBox tools = Tools(smooth_);  // full mode: the context needs no plan
   const ToolResult r = tools.Call("get_comparison_context", "{}");
   ASSERT_TRUE(r.ok) << r.content;
   ASSERT_EQ(r.artifacts.size(), 1u);
@@ -344,7 +344,7 @@ TEST_F(ComparisonToolsTest, ComparisonContextShowsBothTracesSideBySide) {
   EXPECT_NE(r.content.find("refresh rate: 90 Hz vs 90 Hz"), std::string::npos) << r.content;
 
   // Against a trace without frames: the capabilities only one trace has, and cautions.
-  ToolBox other = Tools(sched_, AnalysisMode::kQuick);
+  ToolBox other = Tools(sched_);
   const ToolResult lacking = other.Call("get_comparison_context", "{}");
   ASSERT_TRUE(lacking.ok) << lacking.content;
   EXPECT_NE(lacking.content.find("Only the current trace has: "), std::string::npos);
