@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "libs/common/resource_dir.h"
 
 namespace tw::skills {
 
@@ -52,16 +53,8 @@ std::vector<const Skill*> SkillLibrary::All() const {
 }
 
 std::string DefaultSkillsDir() {
-  if (const char* env = std::getenv("TRACEWISE_SKILLS_DIR"); env && *env) return env;
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::current_path(ec);
-  for (int i = 0; i < 4 && !dir.empty(); ++i) {
-    const auto candidate = dir / "skills";
-    if (std::filesystem::is_directory(candidate, ec)) return candidate.string();
-    if (dir == dir.parent_path()) break;
-    dir = dir.parent_path();
-  }
-  return "skills";
+  // skills/README.md marks the folder (every checkout has it, even one with no skills yet).
+  return FindResourceDir("TRACEWISE_SKILLS_DIR", "skills", "README.md");
 }
 
 }  // namespace tw::skills

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "libs/common/resource_dir.h"
 #include "libs/common/status_macros.h"
 #include "libs/strategy/strategy_parser.h"
 
@@ -105,21 +106,7 @@ const PromptTemplate* StrategyLibrary::FindTemplate(const std::string& name) con
 }
 
 std::string DefaultStrategiesDir() {
-  if (const char* env = std::getenv("TRACEWISE_STRATEGIES_DIR"); env && *env) return env;
-  std::error_code ec;
-  std::vector<fs::path> starts = {fs::current_path(ec)};
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) starts.push_back(exe.parent_path());
-  for (fs::path dir : starts) {
-    for (int depth = 0; depth < 6 && !dir.empty(); ++depth) {
-      if (fs::exists(dir / "strategies" / "general.strategy.md", ec)) {
-        return (dir / "strategies").string();
-      }
-      if (dir == dir.parent_path()) break;
-      dir = dir.parent_path();
-    }
-  }
-  return "strategies";
+  return FindResourceDir("TRACEWISE_STRATEGIES_DIR", "strategies", "general.strategy.md");
 }
 
 }  // namespace tw::strategy

@@ -127,3 +127,30 @@ TEST_F(CliAgentTest, ChatKeepsTheConversation) {
 
 }  // namespace
 }  // namespace tw::cli
+
+namespace tw::cli {
+namespace {
+
+// Without --skills/--strategies and from an unrelated working directory, a build-tree binary
+// still finds the checkout's skills and strategies (walking up from the executable).
+TEST(CliResourcesTest, FindsTheShippedSkillsAndStrategiesFromAnyDirectory) {
+  const std::string trace = ::tw::testing::ProcessTempDir() + "/cli_resources_test.pftrace";
+  synth::SchedTraceOptions o;
+  o.cpus = 2;
+  o.duration_ns = 200'000'000;
+  ASSERT_TRUE(synth::WriteSyntheticSchedTrace(o, trace).ok());
+  const std::string cmd = "cd / && env -u TRACEWISE_SKILLS_DIR -u TRACEWISE_STRATEGIES_DIR " TW_TRACEWISE_BIN
+                          " analyze --offline " + trace + " 'which threads keep the CPUs busy?' 2>/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  ASSERT_EQ(pclose(pipe), 0) << out;
+  EXPECT_EQ(out.find("unknown skill"), std::string::npos) << out;
+  EXPECT_NE(out.find("**Scene:** cpu"), std::string::npos) << out;
+  EXPECT_NE(out.find("| cpu_top_threads | ok |"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace tw::cli
