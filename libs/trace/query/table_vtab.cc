@@ -83,7 +83,6 @@ struct Cursor : sqlite3_vtab_cursor {
   }
 };
 
-
 // idxStr starts with "u<hex>;": SQLite's colUsed mask (bit k: column k, k = 0 the id; bit 63:
 // every column from 63 on). The argument specs follow.
 std::vector<ArgSpec> ParseArgSpecs(const char* idx_str, uint64_t* col_used) {
@@ -104,7 +103,6 @@ std::vector<ArgSpec> ParseArgSpecs(const char* idx_str, uint64_t* col_used) {
   }
   return out;
 }
-
 
 const char* SqlType(ColumnType t) {
   switch (t) {
