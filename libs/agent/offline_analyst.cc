@@ -36,6 +36,7 @@ struct Run {
   std::string skill;
   std::string why;
   std::string drill;  // drill id when run by a drill
+  std::string over;   // the step whose rows triggered the drill, if any
   skills::SkillRunResult result;
 };
 
@@ -184,6 +185,7 @@ class ProcedureRun {
     run->skill = drill.skill;
     run->why = why;
     run->drill = drill.id;
+    run->over = drill.over;
     run->result = skills_.Run(drill.skill, *params);
     Record(std::move(run));
   }
@@ -257,7 +259,9 @@ void BuildFindings(const std::vector<std::unique_ptr<Run>>& runs,
 }
 
 // The chain runs from the symptom (the top finding of the procedure's steps) through each drill
-// that found something, in the order the drills went deeper.
+// that found something, in the order the drills went deeper; a drill's link is preceded by the
+// finding of the step that triggered it (e.g. "100% of late frames are binder" before the slow
+// binder calls), so the chain does not jump from the symptom straight to the detail.
 void BuildCausalChain(const std::vector<std::unique_ptr<Run>>& runs, AnalysisReport& report) {
   const skills::Finding* symptom = nullptr;
   for (const auto& run : runs) {
@@ -273,11 +277,19 @@ void BuildCausalChain(const std::vector<std::unique_ptr<Run>>& runs, AnalysisRep
                      {symptom->evidence_artifact_id}});
   }
   std::set<std::string> drills_linked;
+  std::set<const skills::Finding*> linked = {symptom};
   for (const auto& run : runs) {
     if (run->drill.empty() || drills_linked.count(run->drill)) continue;
     const skills::Finding* top = TopFinding(*run);
     if (!top) continue;
     drills_linked.insert(run->drill);  // the first (worst) row of each drill speaks for it
+    for (const auto& trigger : runs) {
+      if (run->over.empty() || !trigger->drill.empty() || trigger->id != run->over) continue;
+      const skills::Finding* why = TopFinding(*trigger);
+      if (why && linked.insert(why).second) {
+        chain.push_back({absl::StrCat(why->title, ": ", why->description), {why->evidence_artifact_id}});
+      }
+    }
     chain.push_back({absl::StrCat(top->title, ": ", top->description),
                      {top->evidence_artifact_id}});
   }

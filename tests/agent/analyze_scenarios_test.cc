@@ -59,30 +59,42 @@ std::string Diagnosis(const AnalysisReport& report, size_t top) {
   return absl::AsciiStrToLower(text);
 }
 
-class AnalyzeScenariosTest : public ::testing::TestWithParam<Case> {};
-
-TEST_P(AnalyzeScenariosTest, DiagnosisNamesTheInjectedProblem) {
-  const Case& c = GetParam();
+// Generates `scenario` (seed 11, 90 Hz; scrolls 3 s) and analyses it offline with the shipped
+// strategies and skills, as `tracewise analyze` does.
+AnalysisReport AnalyzeScenario(const char* scenario, const char* question,
+                               tracegen::GroundTruth* truth_out) {
   const std::string path =
-      (std::filesystem::path(::tw::testing::ProcessTempDir()) / (std::string(c.scenario) + ".pftrace")).string();
+      (std::filesystem::path(::tw::testing::ProcessTempDir()) / (std::string(scenario) + ".pftrace")).string();
   tracegen::TracegenOptions options;
-  options.scenario = c.scenario;
+  options.scenario = scenario;
   options.seed = 11;
   options.fps = 90;
-  if (std::string(c.scenario).rfind("scroll_", 0) == 0) options.duration_s = 3;
+  if (std::string(scenario).rfind("scroll_", 0) == 0) options.duration_s = 3;
   auto truth = tracegen::GenerateTrace(options, path);
-  ASSERT_TRUE(truth.ok()) << truth.status();
+  EXPECT_TRUE(truth.ok()) << truth.status();
+  if (!truth.ok()) return {};
+  *truth_out = *truth;
 
   std::vector<skills::Diagnostic> diagnostics;
   const auto library = skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics);
   auto strategies = strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies");
-  ASSERT_TRUE(strategies.ok()) << strategies.status();
+  EXPECT_TRUE(strategies.ok()) << strategies.status();
   auto trace = LoadTraceFile(path);
-  ASSERT_TRUE(trace.ok()) << trace.status();
+  EXPECT_TRUE(trace.ok()) << trace.status();
+  if (!strategies.ok() || !trace.ok()) return {};
   skills::TraceDatabaseRunner queries(&(*trace)->db());
   LocalSkillRunner runner(library, queries);
   verify::LocalVerifierClient verifier;
-  const AnalysisReport report = OfflineAnalyst(*strategies, runner, &verifier).Analyze(c.question, path);
+  return OfflineAnalyst(*strategies, runner, &verifier).Analyze(question, path);
+}
+
+class AnalyzeScenariosTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AnalyzeScenariosTest, DiagnosisNamesTheInjectedProblem) {
+  const Case& c = GetParam();
+  tracegen::GroundTruth truth_value;
+  const tracegen::GroundTruth* truth = &truth_value;
+  const AnalysisReport report = AnalyzeScenario(c.scenario, c.question, &truth_value);
 
   EXPECT_EQ(report.scene, c.scene);
   EXPECT_TRUE(report.verified);
@@ -112,6 +124,31 @@ TEST_P(AnalyzeScenariosTest, DiagnosisNamesTheInjectedProblem) {
 
 INSTANTIATE_TEST_SUITE_P(Tracegen, AnalyzeScenariosTest, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.scenario; });
+
+// The causal chain goes step by step: the symptom, the classification that triggered the drill,
+// then what the drill found — not from the symptom straight to the detail.
+TEST(AnalyzeScenariosChainTest, ChainsPassThroughTheClassificationToTheDrill) {
+  struct Expected {
+    const char* scenario;
+    std::vector<std::string> in_order;  // lower-case fragments, each in a later link
+  };
+  for (const Expected& e : std::vector<Expected>{
+           {"scroll_binder_jank", {"are binder", "system_server"}},
+           {"scroll_cpu_contention", {"frames janky", "are cpu_runnable", "runnable"}}}) {
+    tracegen::GroundTruth truth;
+    const AnalysisReport report = AnalyzeScenario(e.scenario, kScroll, &truth);
+    size_t link = 0;
+    for (const std::string& fragment : e.in_order) {
+      while (link < report.causal_chain.size() &&
+             absl::AsciiStrToLower(report.causal_chain[link].statement).find(fragment) == std::string::npos) {
+        ++link;
+      }
+      EXPECT_LT(link, report.causal_chain.size()) << e.scenario << ": no later link states '" << fragment
+                                                  << "':\n" << Diagnosis(report, 0);
+      ++link;
+    }
+  }
+}
 
 }  // namespace
 }  // namespace tw::agent
