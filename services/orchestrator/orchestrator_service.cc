@@ -173,7 +173,9 @@ absl::Status OrchestratorService::FillSession(const agent::SessionInfo& info, pb
   auto it = live_.find(info.id);
   if (it != live_.end()) {
     std::lock_guard<std::mutex> live_lock(it->second->mu);
-    out->set_busy(it->second->running);
+    // Once `done` is in the log the turn is over for clients (the thread may still be tidying
+    // up): a client that saw `done` and asks at once must not see the session busy.
+    out->set_busy(it->second->running && !it->second->done_appended);
   }
   return absl::OkStatus();
 }
