@@ -1,8 +1,9 @@
 // `tracewise analyze TRACE ["question"]`: the main job. Loads the trace, classifies the question
 // into a scene and produces a verified, evidence-backed diagnosis. With an LLM configured
 // (TRACEWISE_LLM_*) the agent investigates and its answer streams to the terminal; without one
-// (or with --offline) the offline analyst answers deterministically. Progress goes to stderr,
-// the report to stdout or --out.
+// (or with --offline) the offline analyst answers deterministically. With --reference OTHER the
+// second trace is loaded too: the agent gets the comparison tools, the offline analyst appends
+// the scene's key numbers on both traces. Progress goes to stderr, the report to stdout or --out.
 
 #include <cstdio>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "libs/agent/agent_loop.h"
 #include "libs/agent/context_probes.h"
 #include "libs/agent/offline_analyst.h"
+#include "libs/agent/procedure_comparison.h"
 #include "libs/agent/report_render.h"
 #include "libs/agent/schema_provider.h"
 #include "libs/common/units.h"
@@ -35,12 +37,15 @@ constexpr char kUsage[] =
     "                         [--scene SCENE] [--skills DIR] [--strategies DIR] [--quiet]\n"
     "                         [--services TRACE_QUERY,SKILL_ENGINE[,VERIFIER]]\n"
     "                         [--offline] [--mode quick|full|auto] [--llm-config FILE]\n"
+    "                         [--reference TRACE2]\n"
     "  Diagnoses TRACE. Without a question it gives a general analysis. --scene forces a\n"
     "  scene (scrolling, startup, anr, interaction, memory, cpu, power, general).\n"
     "  --services runs it through the services (HOST:PORT each): the trace is uploaded to\n"
     "  trace-query, skills run on the skill-engine, the verifier checks the report.\n"
     "  With TRACEWISE_LLM_* set (see `tracewise llm ping`) the LLM agent investigates;\n"
-    "  --offline forces the deterministic offline analyst.\n";
+    "  --offline forces the deterministic offline analyst.\n"
+    "  --reference compares with a second trace (embedded mode): the agent gets the comparison\n"
+    "  tools; the offline analyst adds the scene's key numbers on both traces.\n";
 
 struct AnalyzeArgs {
   std::string trace;
@@ -55,6 +60,7 @@ struct AnalyzeArgs {
   bool offline = false;
   std::string mode = "auto";
   std::string llm_config;
+  std::string reference;  // a second trace to compare with
 };
 
 bool Parse(const Args& args, AnalyzeArgs& out) {
@@ -91,6 +97,8 @@ bool Parse(const Args& args, AnalyzeArgs& out) {
       if (!value(out.mode)) return false;
     } else if (a == "--llm-config") {
       if (!value(out.llm_config)) return false;
+    } else if (a == "--reference") {
+      if (!value(out.reference)) return false;
     } else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "tracewise analyze: unknown option %s\n", a.c_str());
       return false;
@@ -128,6 +136,11 @@ int RunAnalyze(const Args& args) {
   if (!strategies.ok()) {
     std::fprintf(stderr, "tracewise analyze: %s\n", std::string(strategies.status().message()).c_str());
     return 1;
+  }
+  if (!a.reference.empty() && !a.services.empty()) {
+    std::fprintf(stderr, "tracewise analyze: --reference works in embedded mode; through the "
+                         "services, give Ask a reference_trace_id\n");
+    return 2;
   }
   if (!a.scene.empty() && !strategies->Find(a.scene)) {
     std::fprintf(stderr, "tracewise analyze: unknown scene '%s'\n", a.scene.c_str());
@@ -177,6 +190,23 @@ int RunAnalyze(const Args& args) {
     }
   }
 
+  // The reference trace of a comparison, loaded beside the first one.
+  std::unique_ptr<LoadedTrace> reference;
+  std::unique_ptr<skills::SkillQueryRunner> reference_queries;
+  std::unique_ptr<agent::SkillRunner> reference_runner;
+  if (!a.reference.empty()) {
+    progress("loading the reference " + a.reference);
+    auto trace = LoadTraceFile(a.reference);
+    if (!trace.ok()) {
+      std::fprintf(stderr, "tracewise analyze: cannot load the reference %s: %s\n",
+                   a.reference.c_str(), std::string(trace.status().message()).c_str());
+      return 1;
+    }
+    reference = std::move(*trace);
+    reference_queries = std::make_unique<skills::TraceDatabaseRunner>(&reference->db());
+    reference_runner = std::make_unique<agent::LocalSkillRunner>(library, *reference_queries);
+  }
+
   // The LLM agent when a provider is configured, else the offline analyst.
   llm::LlmConfig llm_config;
   if (!a.offline) {
@@ -189,6 +219,7 @@ int RunAnalyze(const Args& args) {
     llm_config = *config;
   }
   agent::AnalysisReport report;
+  std::string comparison_markdown;  // the offline comparison section, after the report
   bool streamed = false;  // the answer already went to stdout as it streamed
   if (llm_config.configured()) {
     auto provider = llm::MakeProvider(llm_config);
@@ -203,12 +234,14 @@ int RunAnalyze(const Args& args) {
     tools.sql = queries.get();
     tools.schema = schema.get();
     tools.strategies = &*strategies;
+    if (reference) tools.reference = {a.reference, reference_runner.get(), reference_queries.get()};
     agent::AgentLoop loop(**provider, *strategies, tools, verifier.get(), LoopOptionsFor(llm_config));
     agent::TurnRequest request;
     request.question = a.question.empty() ? "Give me an overview of this trace: what stands out?"
                                           : a.question;
     request.mode = a.mode;
     request.scene = a.scene;
+    if (reference) request.context.reference_trace_id = a.reference;
     if (auto context = agent::ProbeTraceContext(*queries); context.ok()) {
       request.context.trace_context = context->Describe();
     }
@@ -233,14 +266,26 @@ int RunAnalyze(const Args& args) {
                FormatDurationNs(step.elapsed_ns));
     };
     report = analyst.Analyze(a.question, a.trace, options);
+    if (reference) {
+      if (const strategy::Strategy* scene = strategies->Find(report.scene)) {
+        agent::ProcedureComparisonOptions compare;
+        compare.current_label = a.trace;
+        compare.reference_label = a.reference;
+        compare.on_skill = [&](const std::string& skill) { progress("comparing " + skill); };
+        agent::ProcedureComparison comparison =
+            agent::CompareProcedure(*scene, *runner, *reference_runner, compare);
+        for (const auto& table : comparison.differences) report.artifacts.push_back(table);
+        comparison_markdown = std::move(comparison.markdown);
+      }
+    }
     progress("scene " + report.scene + ", " + std::to_string(report.findings.size()) +
              " findings, verification " + (report.verified ? "passed" : "did not pass") + ", " +
              FormatDurationNs(report.elapsed_ns));
   }
   if (streamed) return 0;
 
-  const std::string text =
-      a.format == "json" ? agent::RenderJson(report) : agent::RenderMarkdown(report);
+  std::string text = a.format == "json" ? agent::RenderJson(report) : agent::RenderMarkdown(report);
+  if (a.format == "md" && !comparison_markdown.empty()) text += "\n" + comparison_markdown;
   if (a.out.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {

@@ -16,6 +16,7 @@
 #include "tests/llm/scripted_llm_server.h"
 #include "tests/llm/wire_scripts.h"
 #include "tools/synth/sched_trace_writer.h"
+#include "tools/tracegen/tracegen.h"
 #include "tests/common/process_temp_dir.h"
 
 namespace tw::cli {
@@ -150,6 +151,60 @@ TEST(CliResourcesTest, FindsTheShippedSkillsAndStrategiesFromAnyDirectory) {
   EXPECT_EQ(out.find("unknown skill"), std::string::npos) << out;
   EXPECT_NE(out.find("**Scene:** cpu"), std::string::npos) << out;
   EXPECT_NE(out.find("| cpu_top_threads | ok |"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace tw::cli
+
+namespace tw::cli {
+namespace {
+
+// `analyze --reference`: the offline analyst diagnoses the first trace and adds the scene's key
+// numbers on both, here a binder-jank scroll against a smooth one (their manifests give the
+// app's late frames).
+TEST(CliComparisonTest, OfflineAnalyzeComparesWithAReferenceTrace) {
+  const std::string dir = ::tw::testing::ProcessTempDir();
+  auto generate = [&](const char* scenario) {
+    tracegen::TracegenOptions o;
+    o.scenario = scenario;
+    o.seed = 7;
+    o.fps = 90;
+    o.duration_s = 3;
+    auto truth = tracegen::GenerateTrace(o, dir + "/" + scenario + ".cli.pftrace");
+    EXPECT_TRUE(truth.ok()) << truth.status();
+    return truth.ok() ? *truth : tracegen::GroundTruth{};
+  };
+  const tracegen::GroundTruth jank = generate("scroll_binder_jank");
+  const tracegen::GroundTruth smooth = generate("scroll_smooth");
+  ASSERT_GT(jank.frames_app_deadline_missed, 0);
+  const std::string cmd = std::string(TW_TRACEWISE_BIN) + " analyze --offline " + dir +
+                          "/scroll_binder_jank.cli.pftrace 'why does scrolling stutter?' --reference " +
+                          dir + "/scroll_smooth.cli.pftrace 2>/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  ASSERT_EQ(pclose(pipe), 0) << out;
+  EXPECT_NE(out.find("are binder"), std::string::npos) << out;  // the diagnosis itself
+  const size_t section = out.find("## Comparison with the reference trace");
+  ASSERT_NE(section, std::string::npos) << out;
+  const std::string late = std::to_string(jank.frames_app_deadline_missed);
+  const std::string expected = "app_janky_frames: " + late + " vs " +
+                               std::to_string(smooth.frames_app_deadline_missed) + " (+" +
+                               std::to_string(jank.frames_app_deadline_missed -
+                                              smooth.frames_app_deadline_missed) + ")";
+  EXPECT_NE(out.find(expected, section), std::string::npos) << expected << "\n" << out.substr(section);
+
+  // Through the services it is refused with a pointer to the API.
+  FILE* refused = popen((std::string(TW_TRACEWISE_BIN) + " analyze x.pftrace --services a:1,b:2 "
+                         "--reference y.pftrace 2>&1").c_str(), "r");
+  ASSERT_NE(refused, nullptr);
+  std::string err;
+  for (size_t n; (n = fread(buf, 1, sizeof buf, refused)) > 0;) err.append(buf, n);
+  const int status = pclose(refused);
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << err;
+  EXPECT_NE(err.find("reference_trace_id"), std::string::npos) << err;
 }
 
 }  // namespace
