@@ -243,7 +243,7 @@ TEST_F(FrameSkillsTest, FrameDetailFindsTheBinderCall) {
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].rule, "blocked");
   EXPECT_EQ(r.findings[0].title,
-            "example.app blocked 30 ms in binder (binder transaction) during the frame");
+            "Main thread (example.app) blocked 30 ms in binder (binder transaction) during the frame");
   // The RenderThread has no states in this trace: its breakdown runs and is empty.
   EXPECT_EQ(steps["render_thread_states"]->status, StepStatus::kOk);
   EXPECT_TRUE(steps["render_thread_states"]->rows.empty());
