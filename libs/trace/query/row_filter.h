@@ -1,13 +1,16 @@
 #pragma once
 // The constraints of a virtual-table scan that its access plan (id range, sorted range or value
-// index) does not answer, checked in C++ on each candidate row before SQLite sees it. SQLite
-// re-checks every constraint anyway (they are not omitted), so a filter may let extra rows
-// through but must never drop a row SQLite would keep: anything it cannot decide exactly (a
-// collation, a text value against an integer column, ...) is simply not filtered here.
+// index) does not answer, checked in C++ on each candidate row before SQLite sees it.
+//
+// Comparisons on integer columns (and the id) are decided exactly as SQLite would decide them —
+// NULL operands, numeric affinity applied to text, reals, integers against text or blobs — so the
+// table tells SQLite to omit its own re-check of them. String constraints stay a pre-filter: the
+// filter may let extra rows through (anything it cannot decide exactly, such as a collation, is
+// not filtered here) and SQLite re-checks them.
 //
 // Why: a row handed to SQLite costs a VDBE step and a call per column read, several times the
 // cost of comparing one column here. `utid = ? AND state IN ('R', 'R+') AND dur > 0` over a
-// thread's rows returns only the matching third of them.
+// thread's rows returns only the matching third of them, and SQLite reads only `state` again.
 
 #include <sqlite3.h>
 
@@ -22,10 +25,12 @@ namespace tw {
 class RowFilter {
  public:
   // One usable constraint of the scan: `op` is '=', '>', 'g' (>=), '<', 'l' (<=) or 'i' (IN,
-  // all values at once); `column` is nullptr for the id column.
-  // Returns false when no row can match (a NULL operand, a string the trace never interned);
-  // the scan is then empty.
-  bool Add(const Column* column, char op, sqlite3_value* arg, const StringPool& strings);
+  // all values at once); `column` is nullptr for the id column. Exact for integer columns and
+  // the id (see ExactIntComparison), a superset for strings.
+  // kNoMatch: no row can match (a NULL operand, a string the trace never interned), so the scan
+  // is empty; kNoMemory: SQLite could not copy an operand to convert it.
+  enum class AddResult { kAdded, kNoMatch, kNoMemory };
+  AddResult Add(const Column* column, char op, sqlite3_value* arg, const StringPool& strings);
 
   bool empty() const { return terms_.empty(); }
   void Clear() { terms_.clear(); }
@@ -40,7 +45,7 @@ class RowFilter {
   struct Term {
     const Column* column;  // nullptr: the id column
     char op;
-    int64_t value;
+    int64_t value;  // op 'n' (any non-NULL value) ignores it
     std::vector<int64_t> set;  // op 'i': sorted values (string ids for string columns)
     bool Matches(uint32_t row) const;
   };
@@ -51,5 +56,12 @@ class RowFilter {
 // column. Reals are rounded in the direction that keeps the result a superset; anything else
 // (non-numeric text, NULL, blobs) returns false.
 bool ConstraintIntArg(sqlite3_value* v, char op, int64_t* out);
+
+// `column op v` for an INTEGER-affinity column, decided the way SQLite compares: a NULL operand
+// matches nothing; text gets numeric affinity (text that is not a number, and any blob, sorts
+// after every integer); a real is compared exactly (`x <= 2.5` is `x <= 2`). The result is no
+// row, every non-NULL row, or the integer comparison `column *op *out` (op one of = > g < l).
+enum class IntComparison { kNone, kAllNonNull, kCompare, kNoMemory };
+IntComparison ExactIntComparison(sqlite3_value* v, char* op, int64_t* out);
 
 }  // namespace tw

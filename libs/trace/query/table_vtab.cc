@@ -36,9 +36,12 @@ struct Vtab : sqlite3_vtab {
 };
 
 // One xFilter argument as BestIndex laid it out in idxStr: "<role><op><column>;" per argument,
-// role 'p' (drives the access plan) or 'r' (residual: checked by the RowFilter).
+// role 'p' (drives the access plan) or 'r' (residual: checked by the RowFilter); upper case
+// 'P' / 'R' when SQLite omits its own check, so the RowFilter's must be exact (it checks 'P'
+// arguments too: the plans only narrow the rows to a superset).
 struct ArgSpec {
   bool primary;
+  bool exact;
   char op;
   int col;  // 0 = id, k = columns()[k-1]
 };
@@ -95,7 +98,7 @@ std::vector<ArgSpec> ParseArgSpecs(const char* idx_str, uint64_t* col_used) {
     p = after && *after == ';' ? after + 1 : "";
   }
   for (; p[0] && p[1];) {
-    ArgSpec a{p[0] == 'p', p[1], 0};
+    ArgSpec a{p[0] == 'p' || p[0] == 'P', p[0] == 'P' || p[0] == 'R', p[1], 0};
     p += 2;
     while (*p >= '0' && *p <= '9') a.col = a.col * 10 + (*p++ - '0');
     if (*p == ';') ++p;
@@ -225,10 +228,14 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
       out_rows *= eq ? std::min(1.0, rows_per_value(col) / n) : 0.5;
     }
     info->aConstraintUsage[i].argvIndex = ++arg;
-    // SQLite re-checks everything: cheap, and keeps type affinity and NULL semantics exactly
-    // SQLite's even where the checks here are only a superset.
-    info->aConstraintUsage[i].omit = 0;
-    absl::StrAppend(&specs, primary ? "p" : "r", std::string(1, op), col, ";");
+    // Comparisons on integers and ids are decided exactly by the RowFilter (NULLs, affinity and
+    // all), so SQLite need not read the column again and re-check; everything else (strings,
+    // IN lists) SQLite re-checks.
+    const bool exact = (col == 0 || cols[col - 1]->type() == ColumnType::kInt) &&
+                       !(eq && sqlite3_vtab_in(info, i, -1));
+    info->aConstraintUsage[i].omit = exact ? 1 : 0;
+    const char* role = primary ? (exact ? "P" : "p") : (exact ? "R" : "r");
+    absl::StrAppend(&specs, role, std::string(1, op), col, ";");
   }
   out_rows = std::max(out_rows, 1.0);
   info->idxNum = best_plan | ((best_col < 0 ? 0 : best_col) << 8);
@@ -326,12 +333,13 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
     const ArgSpec& a = specs[static_cast<size_t>(i)];
     if (a.primary) {
       primary.emplace_back(a.op, argv[i]);
-      continue;
+      if (!a.exact) continue;
     }
     const Column* column = a.col == 0 ? nullptr : table.columns()[static_cast<size_t>(a.col - 1)];
-    if (!c->filter.Add(column, a.op, argv[i], *ctx->strings)) {
-      c->end = 0;  // no row can match
-      return SQLITE_OK;
+    switch (c->filter.Add(column, a.op, argv[i], *ctx->strings)) {
+      case RowFilter::AddResult::kAdded: break;
+      case RowFilter::AddResult::kNoMatch: c->end = 0; return SQLITE_OK;
+      case RowFilter::AddResult::kNoMemory: return SQLITE_NOMEM;
     }
   }
 
