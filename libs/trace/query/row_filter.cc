@@ -6,38 +6,6 @@
 
 namespace tw {
 
-bool ConstraintIntArg(sqlite3_value* v, char op, int64_t* out) {
-  int type = sqlite3_value_type(v);
-  if (type == SQLITE_TEXT) {
-    // Text that looks like a number compares as one against an INTEGER column. Convert a copy:
-    // sqlite3_value_numeric_type() rewrites its argument, which is SQLite's own register.
-    sqlite3_value* copy = sqlite3_value_dup(v);
-    if (!copy) return false;
-    type = sqlite3_value_numeric_type(copy);
-    const bool ok = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
-    const bool result = ok && ConstraintIntArg(copy, op, out);
-    sqlite3_value_free(copy);
-    return result;
-  }
-  switch (type) {
-    case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return true;
-    case SQLITE_FLOAT: {
-      const double d = sqlite3_value_double(v);
-      if (d > 9e18 || d < -9e18) return false;
-      if (op == '=' || op == 'i') {
-        if (d != static_cast<double>(static_cast<int64_t>(d))) return false;
-        *out = static_cast<int64_t>(d);
-      } else if (op == '>' || op == 'g') {
-        *out = static_cast<int64_t>(std::floor(d));
-      } else {
-        *out = static_cast<int64_t>(std::ceil(d));
-      }
-      return true;
-    }
-    default: return false;
-  }
-}
-
 namespace {
 
 // `column op d` for a real d, as the integer comparison it is equivalent to.

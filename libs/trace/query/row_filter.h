@@ -52,11 +52,6 @@ class RowFilter {
   std::vector<Term> terms_;
 };
 
-// Integer value of a constraint argument, when it can drive a search or filter on an integer
-// column. Reals are rounded in the direction that keeps the result a superset; anything else
-// (non-numeric text, NULL, blobs) returns false.
-bool ConstraintIntArg(sqlite3_value* v, char op, int64_t* out);
-
 // `column op v` for an INTEGER-affinity column, decided the way SQLite compares: a NULL operand
 // matches nothing; text gets numeric affinity (text that is not a number, and any blob, sorts
 // after every integer); a real is compared exactly (`x <= 2.5` is `x <= 2`). The result is no

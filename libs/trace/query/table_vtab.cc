@@ -38,7 +38,7 @@ struct Vtab : sqlite3_vtab {
 // One xFilter argument as BestIndex laid it out in idxStr: "<role><op><column>;" per argument,
 // role 'p' (drives the access plan) or 'r' (residual: checked by the RowFilter); upper case
 // 'P' / 'R' when SQLite omits its own check, so the RowFilter's must be exact (it checks 'P'
-// arguments too: the plans only narrow the rows to a superset).
+// arguments too: a range or index cannot tell NULL cells apart).
 struct ArgSpec {
   bool primary;
   bool exact;
@@ -343,26 +343,29 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
     }
   }
 
-  if (plan == kIdRange) {
-    uint32_t lo = 0, hi = table.row_count();
-    for (const auto& [op, value] : primary) {
+  // Narrows [lo, hi) by the plan's integer bounds, where value_at(i) is non-decreasing (empty
+  // when no row can match). The bounds are exact (ExactIntComparison); the RowFilter re-checks
+  // 'P' arguments anyway, for the NULL cells a range cannot tell apart.
+  auto narrow = [&](uint32_t* lo, uint32_t* hi, auto value_at) -> int {
+    for (auto [op, value] : primary) {
       int64_t v;
-      if (sqlite3_value_type(value) == SQLITE_NULL) { lo = hi; break; }
-      if (!ConstraintIntArg(value, op, &v)) continue;
-      ApplyBound(op, v, &lo, &hi, [](uint32_t m) { return static_cast<int64_t>(m); });
+      switch (ExactIntComparison(value, &op, &v)) {
+        case IntComparison::kNone: *lo = *hi; return SQLITE_OK;
+        case IntComparison::kNoMemory: return SQLITE_NOMEM;
+        case IntComparison::kAllNonNull: break;
+        case IntComparison::kCompare: ApplyBound(op, v, lo, hi, value_at); break;
+      }
     }
-    c->pos = lo;
-    c->end = hi;
-  } else if (plan == kSortedRange) {
-    const Column* column = table.columns()[col - 1];
+    return SQLITE_OK;
+  };
+  if (plan == kIdRange ||
+      (plan == kSortedRange && table.columns()[col - 1]->type() == ColumnType::kInt)) {
+    const Column* column = plan == kIdRange ? nullptr : table.columns()[col - 1];
     uint32_t lo = 0, hi = table.row_count();
-    for (const auto& [op, value] : primary) {
-      if (sqlite3_value_type(value) == SQLITE_NULL) { lo = hi; break; }
-      int64_t v;
-      if (column->type() == ColumnType::kString) continue;  // ids are not ordered like text
-      if (!ConstraintIntArg(value, op, &v)) continue;
-      ApplyBound(op, v, &lo, &hi, [&](uint32_t m) { return column->GetInt(m); });
-    }
+    const int rc = narrow(&lo, &hi, [column](uint32_t m) {
+      return column ? column->GetInt(m) : static_cast<int64_t>(m);
+    });
+    if (rc != SQLITE_OK) return rc;
     c->pos = lo;
     c->end = hi;
   } else if (plan == kIndexedEq && !primary.empty()) {
@@ -386,9 +389,13 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
         return SQLITE_OK;
       }
       key = id;
-    } else if (!ConstraintIntArg(arg, '=', &key)) {
-      c->Start();
-      return SQLITE_OK;  // full scan
+    } else {
+      char eq = '=';
+      switch (ExactIntComparison(arg, &eq, &key)) {
+        case IntComparison::kCompare: break;
+        case IntComparison::kNoMemory: return SQLITE_NOMEM;
+        default: c->end = 0; return SQLITE_OK;  // NULL, a fraction, text: equals no integer
+      }
     }
     const std::vector<uint32_t>& index = ctx->indexes->IndexFor(col - 1);
     uint32_t lo = 0, hi = static_cast<uint32_t>(index.size());
