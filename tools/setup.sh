@@ -11,7 +11,14 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libyaml-cpp-dev libcurl4-openssl-dev libre2-dev nlohmann-json3-dev
   libcpp-httplib-dev libcli11-dev libssl-dev
+  postgresql libpq-dev
+  golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev
 )
+# Node.js + npm run the chart's schema checks (tools/chart). A machine that already has a node
+# (e.g. from another source) keeps it; Debian's are installed only when none is on PATH.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -22,13 +29,25 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
+  echo "setup: done"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
-$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
-echo "setup: done"
+# npm packages of the project's checks, exactly as each package-lock.json pins them; skipped
+# when node_modules was installed from that very lock file (its checksum is stamped inside).
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+for dir in "$ROOT/tools/chart"; do
+  want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  have=$(cat "$dir/node_modules/.tracewise-lock-sha256" 2>/dev/null || true)
+  if [ "$want" != "$have" ]; then
+    echo "setup: npm ci in ${dir#$ROOT/}"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" > "$dir/node_modules/.tracewise-lock-sha256"
+  fi
+done

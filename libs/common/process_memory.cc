@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace tw {
 namespace {
 
@@ -26,7 +28,17 @@ int64_t ReadStatusField(const char* field) {
 }  // namespace
 
 int64_t PeakRssBytes() { return ReadStatusField("VmHWM"); }
-int64_t CurrentRssBytes() { return ReadStatusField("VmRSS"); }
+// statm is a few numbers (status formats dozens of fields): cheap enough to read on every
+// admission decision of the trace manager.
+int64_t CurrentRssBytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return ReadStatusField("VmRSS");
+  long long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  if (n != 2) return ReadStatusField("VmRSS");
+  return static_cast<int64_t>(resident) * sysconf(_SC_PAGESIZE);
+}
 
 bool ResetPeakRss() {
   FILE* f = std::fopen("/proc/self/clear_refs", "w");

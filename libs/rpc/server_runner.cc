@@ -5,7 +5,9 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace tw::rpc {
 
@@ -50,6 +52,30 @@ std::string FlagValue(int argc, char** argv, const std::string& flag) {
     if (arg.rfind(flag + "=", 0) == 0) return arg.substr(flag.size() + 1);
   }
   return "";
+}
+
+void CheckFlags(int argc, char** argv, const std::string& usage,
+                const std::vector<std::string>& flags) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", usage.c_str());
+      std::exit(0);
+    }
+    const std::string name = arg.substr(0, arg.find('='));
+    const bool known = std::find(flags.begin(), flags.end(), name) != flags.end();
+    if (!known) {
+      std::fprintf(stderr, "%s: unknown argument '%s'\n%s", argv[0], arg.c_str(), usage.c_str());
+      std::exit(2);
+    }
+    if (name == arg) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s: %s needs a value\n%s", argv[0], arg.c_str(), usage.c_str());
+        std::exit(2);
+      }
+      ++i;  // its value
+    }
+  }
 }
 
 }  // namespace tw::rpc

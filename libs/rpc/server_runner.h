@@ -24,4 +24,11 @@ int RunServer(const std::string& name, const ServerOptions& options,
 // Reads `--flag value` / `--flag=value` from argv; empty when absent.
 std::string FlagValue(int argc, char** argv, const std::string& flag);
 
+// What every service's main does first: `--help` prints `usage` and exits 0; an argument that
+// is not one of `flags` (each takes a value: `--flag V` or `--flag=V`) prints the error and the
+// usage and exits 2. So a typo in a deployment fails at start instead of being ignored, and the
+// chart checks (tools/chart) can ask each binary which flags it takes.
+void CheckFlags(int argc, char** argv, const std::string& usage,
+                const std::vector<std::string>& flags);
+
 }  // namespace tw::rpc

@@ -1,8 +1,10 @@
 // tracewise-orchestrator: serves tracewise.v1.Orchestrator (see README.md).
 //
-//   tracewise-orchestrator --trace-query HOST:PORT --skill-engine HOST:PORT [--verifier HOST:PORT]
+//   tracewise-orchestrator --trace-query SPEC --skill-engine HOST:PORT [--verifier HOST:PORT]
 //                          [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR] [--skills DIR]
 //
+// SPEC names the trace-query replicas: HOST:PORT, HOST:PORT,HOST:PORT,... or dns:///NAME:PORT
+// (each trace goes to its owner by rendezvous hashing, libs/rpc/trace_query_router.h).
 // Sessions persist in DIR/sessions.db. Without --verifier, analyses are verified in process.
 // The LLM comes from TRACEWISE_LLM_* (or --llm-config FILE, see libs/llm/llm_config.h); with
 // none configured, every question is answered by the offline analyst.
@@ -12,13 +14,28 @@
 #include <string>
 
 #include "libs/llm/llm_config.h"
+#include "libs/rpc/replica_target.h"
 #include "libs/rpc/server_runner.h"
 #include "libs/skills/skill_library.h"
 #include "libs/strategy/strategy_library.h"
 #include "services/orchestrator/orchestrator_service.h"
 
+namespace {
+constexpr char kUsage[] =
+    "usage: tracewise-orchestrator --trace-query HOST:PORT[,HOST:PORT...]|dns:///NAME:PORT\n"
+    "                              --skill-engine HOST:PORT [--verifier HOST:PORT]\n"
+    "                              [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR]\n"
+    "                              [--skills DIR] [--llm-config FILE]\n"
+    "                              [--sessions sqlite:PATH|postgres://USER:PASS@HOST:PORT/DB]\n"
+    "  Sessions and questions (tracewise.v1.Orchestrator). Sessions persist in --sessions,\n"
+    "  by default sqlite:DIR/sessions.db; replicas share a PostgreSQL one.\n";
+}  // namespace
+
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
+  tw::rpc::CheckFlags(argc, argv, kUsage,
+                      {"--listen", "--trace-query", "--skill-engine", "--verifier", "--data-dir",
+                       "--strategies", "--skills", "--llm-config", "--sessions"});
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   tw::services::OrchestratorOptions options;
@@ -34,11 +51,22 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::filesystem::create_directories(data_dir, ec);
   options.sessions_db = data_dir + "/sessions.db";
+  if (const std::string sessions = FlagValue(argc, argv, "--sessions"); !sessions.empty()) {
+    if (sessions.rfind("sqlite:", 0) == 0 && sessions.size() > 7) {
+      options.sessions_db = sessions.substr(7);
+    } else {
+      std::fprintf(stderr, "tracewise-orchestrator: --sessions '%s': expected sqlite:PATH\n",
+                   sessions.c_str());
+      return 2;
+    }
+  }
   if (options.trace_query.empty() || options.skill_engine.empty()) {
-    std::fprintf(stderr,
-                 "usage: tracewise-orchestrator --trace-query HOST:PORT --skill-engine HOST:PORT "
-                 "[--verifier HOST:PORT] [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR] "
-                 "[--skills DIR] [--llm-config FILE]\n");
+    std::fprintf(stderr, "%s", kUsage);
+    return 2;
+  }
+  if (auto target = tw::rpc::ParseReplicaTarget(options.trace_query); !target.ok()) {
+    std::fprintf(stderr, "tracewise-orchestrator: --trace-query: %s\n",
+                 std::string(target.status().message()).c_str());
     return 2;
   }
   auto llm = tw::llm::LoadLlmConfig(FlagValue(argc, argv, "--llm-config"));

@@ -11,7 +11,7 @@
 #include "libs/agent/context_probes.h"
 #include "libs/agent/schema_provider.h"
 #include "libs/agent/skill_runner.h"
-#include "libs/rpc/grpc_query_backend.h"
+#include "libs/rpc/trace_query_router.h"
 #include "libs/skills/backend_runner.h"
 
 namespace tw::services {
@@ -24,6 +24,8 @@ struct TraceBackends {
 
 class TraceBackendFactory {
  public:
+  // `trace_query`: one replica, a list or a dns:/// target (libs/rpc/trace_query_router.h).
+  // A malformed spec is reported by CheckTrace and every query.
   TraceBackendFactory(std::string trace_query, std::string skill_engine);
 
   // Fresh per turn (runners keep per-turn state such as a cancel flag); cheap.
@@ -35,7 +37,7 @@ class TraceBackendFactory {
 
  private:
   std::string skill_engine_;
-  rpc::GrpcQueryBackend query_;  // one channel, shared by every turn
+  std::unique_ptr<QueryBackend> query_;  // the router: one channel per replica, shared by every turn
   std::mutex mu_;
   std::map<std::string, std::string> contexts_;
 };

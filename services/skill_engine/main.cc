@@ -1,9 +1,11 @@
 // tracewise-skill-engine: serves tracewise.v1.SkillEngine (see README.md).
 //
 //   tracewise-skill-engine [--listen HOST:PORT] [--skills DIR]
-//                          (--trace-query HOST:PORT | --data-dir DIR [--memory-budget-mb N])
+//                          (--trace-query SPEC | --data-dir DIR [--memory-budget-mb N])
 //
-// With --trace-query, traces are queried through that trace-query service; otherwise they are
+// With --trace-query (HOST:PORT, a list HOST:PORT,HOST:PORT,... or dns:///NAME:PORT), traces are
+// queried through the trace-query replicas, each trace on its owner (libs/rpc/trace_query_router);
+// otherwise they are
 // loaded in this process from the trace store in --data-dir (the same directory layout
 // trace-query uses).
 
@@ -12,15 +14,26 @@
 #include <memory>
 #include <string>
 
-#include "libs/rpc/grpc_query_backend.h"
+#include "libs/rpc/trace_query_router.h"
 #include "libs/rpc/server_runner.h"
 #include "libs/skills/skill_library.h"
 #include "libs/trace/store/trace_manager.h"
 #include "libs/trace/store/trace_store.h"
 #include "services/skill_engine/skill_engine_service.h"
 
+namespace {
+constexpr char kUsage[] =
+    "usage: tracewise-skill-engine [--listen HOST:PORT] [--skills DIR]\n"
+    "                              (--trace-query HOST:PORT[,HOST:PORT...]|dns:///NAME:PORT\n"
+    "                               | --data-dir DIR [--memory-budget-mb N])\n"
+    "  Runs the YAML skills of DIR (tracewise.v1.SkillEngine) against traces held by the\n"
+    "  trace-query replicas, or loaded in this process from the trace store in --data-dir.\n";
+}  // namespace
+
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
+  tw::rpc::CheckFlags(argc, argv, kUsage,
+                      {"--listen", "--skills", "--trace-query", "--data-dir", "--memory-budget-mb"});
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   tw::services::SkillEngineOptions options;
@@ -32,9 +45,7 @@ int main(int argc, char** argv) {
   const std::string budget = FlagValue(argc, argv, "--memory-budget-mb");
   const int64_t budget_mb = budget.empty() ? 4096 : std::atoll(budget.c_str());
   if (budget_mb <= 0) {
-    std::fprintf(stderr,
-                 "usage: tracewise-skill-engine [--listen HOST:PORT] [--skills DIR] "
-                 "(--trace-query HOST:PORT | --data-dir DIR [--memory-budget-mb N])\n");
+    std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
 
@@ -42,7 +53,13 @@ int main(int argc, char** argv) {
   std::unique_ptr<tw::TraceStore> store;
   std::unique_ptr<tw::TraceManager> manager;
   if (!trace_query.empty()) {
-    backend = std::make_unique<tw::rpc::GrpcQueryBackend>(trace_query);
+    auto router = tw::rpc::TraceQueryRouter::Create(trace_query);
+    if (!router.ok()) {
+      std::fprintf(stderr, "tracewise-skill-engine: --trace-query: %s\n",
+                   std::string(router.status().message()).c_str());
+      return 2;
+    }
+    backend = std::move(*router);
   } else {
     auto opened = tw::TraceStore::Open(data_dir, int64_t{2048} << 20);
     if (!opened.ok()) {

@@ -77,6 +77,7 @@ class ServiceProcess {
   }
 
   bool ok() const { return !address_.empty(); }
+  pid_t pid() const { return pid_; }
   const std::string& address() const { return address_; }
 
  private:

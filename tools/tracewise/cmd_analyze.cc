@@ -18,7 +18,7 @@
 #include "libs/agent/schema_provider.h"
 #include "libs/common/units.h"
 #include "libs/llm/llm_config.h"
-#include "libs/rpc/grpc_query_backend.h"
+#include "libs/rpc/trace_query_router.h"
 #include "libs/rpc/grpc_skill_runner.h"
 #include "libs/rpc/grpc_verifier_client.h"
 #include "libs/skills/backend_runner.h"
@@ -150,7 +150,7 @@ int RunAnalyze(const Args& args) {
   // Embedded: the trace loads here and skills run in this process. With --services: the trace
   // goes to trace-query, skills run on the skill-engine, the verifier service checks the report.
   std::unique_ptr<LoadedTrace> loaded;
-  std::unique_ptr<rpc::GrpcQueryBackend> trace_query;
+  std::unique_ptr<rpc::TraceQueryRouter> trace_query;
   std::unique_ptr<skills::SkillQueryRunner> queries;
   std::unique_ptr<agent::SkillRunner> runner;
   std::unique_ptr<agent::SchemaProvider> schema;
@@ -172,13 +172,19 @@ int RunAnalyze(const Args& args) {
     verifier = std::make_unique<verify::LocalVerifierClient>();
   } else {
     progress("uploading " + a.trace + " to trace-query at " + a.services[0]);
-    trace_query = std::make_unique<rpc::GrpcQueryBackend>(a.services[0]);
-    auto id = trace_query->UploadFile(a.trace);
-    if (!id.ok()) {
+    auto router = rpc::TraceQueryRouter::Create(a.services[0]);
+    if (!router.ok()) {
+      std::fprintf(stderr, "tracewise analyze: %s\n", std::string(router.status().message()).c_str());
+      return 2;
+    }
+    trace_query = std::move(*router);
+    auto uploaded = trace_query->UploadFile(a.trace);
+    if (!uploaded.ok()) {
       std::fprintf(stderr, "tracewise analyze: upload to %s failed: %s\n", a.services[0].c_str(),
-                   std::string(id.status().message()).c_str());
+                   std::string(uploaded.status().message()).c_str());
       return 1;
     }
+    const std::string* id = &uploaded->trace_id;
     progress("trace " + id->substr(0, 12) + "…; skills on " + a.services[1]);
     queries = std::make_unique<skills::BackendQueryRunner>(trace_query.get(), *id);
     runner = std::make_unique<rpc::GrpcSkillRunner>(a.services[1], *id);

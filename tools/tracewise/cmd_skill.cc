@@ -3,7 +3,7 @@
 //   skill list [--skills DIR]
 //   skill describe SKILL [--skills DIR]
 //   skill run TRACE SKILL [--param k=v ...] [--format table|json] [--skills DIR]
-//             [--trace-query HOST:PORT] [--skill-engine HOST:PORT]
+//             [--trace-query HOST:PORT[,HOST:PORT...]|dns:///NAME:PORT] [--skill-engine HOST:PORT]
 //   skill validate [DIR] [--strict] [--no-engine]
 //
 // `run` is local by default (the trace is loaded in this process). With --trace-query the trace
@@ -28,7 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/common/units.h"
-#include "libs/rpc/grpc_query_backend.h"
+#include "libs/rpc/trace_query_router.h"
 #include "libs/skills/backend_runner.h"
 #include "libs/skills/envelope_proto.h"
 #include "libs/skills/skill_executor.h"
@@ -57,7 +57,7 @@ void Usage() {
                "       tracewise skill describe SKILL [--skills DIR]\n"
                "       tracewise skill run TRACE SKILL [--param k=v ...] [--format table|json] "
                "[--skills DIR]\n"
-               "                 [--trace-query HOST:PORT [--skill-engine HOST:PORT]]\n"
+               "                 [--trace-query HOST:PORT[,...]|dns:///NAME:PORT [--skill-engine HOST:PORT]]\n"
                "       tracewise skill validate [DIR] [--strict] [--no-engine]\n");
 }
 
@@ -67,7 +67,7 @@ struct Options {
   std::map<std::string, std::string> params;
   bool strict = false;
   bool engine = true;
-  std::string trace_query;   // HOST:PORT of a trace-query service
+  std::string trace_query;   // the trace-query replicas (libs/rpc/replica_target.h)
   std::string skill_engine;  // HOST:PORT of a skill-engine service
   std::vector<std::string> positional;
   bool ok = true;
@@ -404,16 +404,21 @@ int RunSkill(const Options& o) {
   SkillRunResult result;
   if (!o.trace_query.empty()) {
     // The trace lives in a trace-query service: upload the file, or use the id as given.
-    rpc::GrpcQueryBackend backend(o.trace_query);
+    auto router = rpc::TraceQueryRouter::Create(o.trace_query);
+    if (!router.ok()) {
+      std::fprintf(stderr, "tracewise: --trace-query: %s\n", std::string(router.status().message()).c_str());
+      return 2;
+    }
+    rpc::TraceQueryRouter& backend = **router;
     std::string trace_id = o.positional[0];
     if (std::filesystem::is_regular_file(o.positional[0])) {
-      auto id = backend.UploadFile(o.positional[0]);
-      if (!id.ok()) {
+      auto uploaded = backend.UploadFile(o.positional[0]);
+      if (!uploaded.ok()) {
         std::fprintf(stderr, "tracewise: cannot upload %s: %s\n", o.positional[0].c_str(),
-                     std::string(id.status().message()).c_str());
+                     std::string(uploaded.status().message()).c_str());
         return 1;
       }
-      trace_id = *id;
+      trace_id = uploaded->trace_id;
     }
     if (!o.skill_engine.empty()) {
       auto remote = RunRemotely(o, trace_id);

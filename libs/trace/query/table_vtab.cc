@@ -478,6 +478,15 @@ const sqlite3_module kModule = MakeModule();
 
 }  // namespace
 
+size_t TableIndexCache::memory_bytes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t total = rows_per_value_.capacity() * sizeof(double);
+  for (const auto& index : indexes_) {
+    if (index) total += index->capacity() * sizeof(uint32_t);
+  }
+  return total;
+}
+
 const std::vector<uint32_t>& TableIndexCache::IndexFor(uint32_t col) {
   std::lock_guard<std::mutex> lock(mu_);
   if (indexes_.size() < table_->columns().size()) indexes_.resize(table_->columns().size());

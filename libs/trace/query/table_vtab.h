@@ -27,6 +27,8 @@ class TableIndexCache {
   const std::vector<uint32_t>& IndexFor(uint32_t col);
   // Estimated rows per distinct value of column `col` (from a sample), for query planning.
   double RowsPerValue(uint32_t col);
+  // Bytes held by the indexes built so far (the trace manager counts them against its budget).
+  size_t memory_bytes();
 
  private:
   const Table* table_;

@@ -509,6 +509,25 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   return self;
 }
 
+int64_t TraceDatabase::memory_bytes() {
+  int64_t total = 0;
+  if (impl_) {
+    for (const auto& ctx : impl_->vtabs) total += static_cast<int64_t>(ctx->indexes->memory_bytes());
+  }
+  // The connection is opened without SQLite's own mutex: read its counters only when no
+  // statement runs on it.
+  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+  if (lock.owns_lock() && db_) {
+    int64_t sqlite = 0;
+    for (int op : {SQLITE_DBSTATUS_CACHE_USED, SQLITE_DBSTATUS_SCHEMA_USED, SQLITE_DBSTATUS_STMT_USED}) {
+      int current = 0, high = 0;
+      if (sqlite3_db_status(db_, op, &current, &high, 0) == SQLITE_OK) sqlite += current;
+    }
+    sqlite_bytes_ = sqlite;
+  }
+  return total + sqlite_bytes_;
+}
+
 TraceDatabase::~TraceDatabase() {
   if (impl_) {
     impl_->functions.reset();  // finalizes cached statements

@@ -59,6 +59,11 @@ class TraceDatabase {
   // Names of every table and view a query can use, for schema look-ups.
   absl::StatusOr<QueryResult> ListTablesAndViews();
 
+  // Memory this connection holds beyond the tables: the lazily built column indexes and
+  // SQLite's page cache, schema and prepared statements (included modules' tables live there).
+  // While a statement runs, SQLite's share is the figure from the last idle moment.
+  int64_t memory_bytes();
+
   sqlite3* raw_connection() { return db_; }
   TraceStorage* storage() { return storage_; }
 
@@ -70,6 +75,7 @@ class TraceDatabase {
   sqlite3* db_ = nullptr;
   std::unique_ptr<Impl> impl_;
   std::mutex mu_;  // one statement at a time per connection
+  int64_t sqlite_bytes_ = 0;  // SQLite's share at the last memory_bytes() that found it idle
 };
 
 }  // namespace tw

@@ -14,7 +14,10 @@ absl::StatusOr<QueryResult> LocalQueryBackend::Query(const BackendQuery& query) 
   options.cancelled = query.cancelled;
   options.params = query.params;
   options.stream = query.stream;
-  return (*trace)->db().Execute(query.sql, options);
+  auto result = (*trace)->db().Execute(query.sql, options);
+  // A query can leave the trace bigger (indexes it built, modules it included).
+  manager_->Recount(query.trace_id, **trace);
+  return result;
 }
 
 absl::StatusOr<std::vector<TableColumns>> LocalQueryBackend::GetSchema(const std::string& trace_id) {

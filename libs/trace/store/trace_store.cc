@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,24 @@ bool IsTraceId(const std::string& id) {
 absl::Status Errno(const std::string& what) {
   return absl::InternalError(absl::StrCat(what, ": ", std::strerror(errno)));
 }
+
+// Temporary upload names carry the host and process, because replicas on several machines
+// (pods) share one store directory: each one clears only its own leftovers.
+std::string HostName() {
+  char name[256] = {0};
+  if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+  std::string out(name);
+  for (char& c : out) {
+    if (c == '/' || c == '-') c = '_';
+  }
+  return out;
+}
+
+std::string TempPrefix() { return absl::StrCat("upload-", HostName(), "-"); }
+
+// Another replica's upload older than this is abandoned (its replica died mid-upload and was
+// replaced under another name); anything younger may still be streaming.
+constexpr auto kAbandonedUploadAge = std::chrono::hours(6);
 
 }  // namespace
 
@@ -86,8 +105,19 @@ absl::StatusOr<std::unique_ptr<TraceStore>> TraceStore::Open(const std::string& 
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "tmp", ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create trace store ", dir, ": ", ec.message()));
-  // Uploads interrupted by a crash leave temporary files; they are never valid traces.
-  for (const auto& entry : fs::directory_iterator(fs::path(dir) / "tmp", ec)) fs::remove(entry.path(), ec);
+  // Uploads interrupted by a crash leave temporary files; they are never valid traces. The
+  // directory may be shared with other replicas whose uploads are in flight: only this host's
+  // own files, and files nobody has written to for hours, are removed.
+  const std::string own = TempPrefix();
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& entry : fs::directory_iterator(fs::path(dir) / "tmp", ec)) {
+    const std::string file = entry.path().filename().string();
+    std::error_code time_ec;
+    const auto written = fs::last_write_time(entry.path(), time_ec);
+    if (file.rfind(own, 0) == 0 || (!time_ec && now - written > kAbandonedUploadAge)) {
+      fs::remove(entry.path(), ec);
+    }
+  }
   return std::unique_ptr<TraceStore>(new TraceStore(dir, max_upload_bytes));
 }
 
@@ -101,7 +131,7 @@ absl::StatusOr<std::unique_ptr<TraceUpload>> TraceStore::BeginUpload(const std::
   std::string temp;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    temp = (fs::path(dir_) / "tmp" / absl::StrCat("upload-", ::getpid(), "-", next_temp_++)).string();
+    temp = (fs::path(dir_) / "tmp" / absl::StrCat(TempPrefix(), ::getpid(), "-", next_temp_++)).string();
   }
   return std::unique_ptr<TraceUpload>(new TraceUpload(this, name, temp, max_upload_bytes_));
 }
@@ -134,8 +164,14 @@ absl::StatusOr<StoredTrace> TraceStore::Commit(const std::string& temp_path, con
   } else if (::rename(temp_path.c_str(), final_path.c_str()) != 0) {
     return Errno(absl::StrCat("storing trace ", id));
   }
-  // The display name travels beside the content.
-  std::ofstream(final_path + ".name") << name;
+  // The display name travels beside the content, written whole or not at all (another replica
+  // may read it at any moment).
+  const std::string name_temp = absl::StrCat(temp_path, ".name");
+  {
+    std::ofstream out(name_temp);
+    out << name;
+  }
+  if (::rename(name_temp.c_str(), (final_path + ".name").c_str()) != 0) ::unlink(name_temp.c_str());
   return stored;
 }
 

@@ -234,5 +234,108 @@ TEST_F(TraceStoreTest, ASlowQueryBlocksOnlyItsOwnTrace) {
   EXPECT_EQ(slow_status.code(), absl::StatusCode::kCancelled);
 }
 
+TEST_F(TraceStoreTest, ATraceThatCannotFitIsRefusedOnceAndRemembered) {
+  const std::string a = Add(Synth(1, 2.0)), small = Add(Synth(2, 0.2));
+  // Room for the small trace; the big one's expected peak (from its size and kind) is more.
+  TraceManager probe(store_.get(), {});
+  ASSERT_TRUE(probe.Acquire(small).ok());
+  const int64_t small_bytes = probe.memory_used_bytes();
+  const int64_t a_size = store_->Find(a)->size_bytes;
+  const int64_t budget = small_bytes + 2 * a_size;  // well under a's peak estimate
+  TraceManager manager(store_.get(), {budget});
+  auto first = manager.Acquire(a);
+  ASSERT_EQ(first.status().code(), absl::StatusCode::kResourceExhausted) << first.status();
+  EXPECT_NE(first.status().message().find("memory budget"), absl::string_view::npos);
+  EXPECT_EQ(manager.loads_started(), 0) << "refused by its expected peak, without loading";
+  // Asked again (18 concurrent queries in the load test): the same answer, no load.
+  std::vector<std::thread> threads;
+  std::atomic<int> refused{0};
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&] {
+      if (manager.Acquire(a).status().code() == absl::StatusCode::kResourceExhausted) ++refused;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(refused.load(), 8);
+  EXPECT_EQ(manager.loads_started(), 0);
+  for (const auto& info : manager.List()) {
+    if (info.id == a) {
+      EXPECT_EQ(info.state, TraceState::kFailed);
+      EXPECT_EQ(info.error, std::string(first.status().message()));
+    }
+  }
+  // Everything else is untouched.
+  EXPECT_TRUE(manager.Acquire(small).ok());
+  EXPECT_EQ(manager.loads_started(), 1);
+}
+
+TEST_F(TraceStoreTest, AnUnreadableTraceIsNotReloaded) {
+  const std::string junk_path = (dir_ / "junk.json").string();
+  std::ofstream(junk_path) << "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ";
+  const std::string junk = Add(junk_path);
+  TraceManager manager(store_.get(), {});
+  const auto first = manager.Acquire(junk).status();
+  if (first.ok()) GTEST_SKIP() << "the JSON importer accepted a truncated trace";
+  EXPECT_EQ(first.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(manager.Acquire(junk).status(), first);
+  EXPECT_EQ(manager.loads_started(), 1);
+}
+
+TEST_F(TraceStoreTest, ConcurrentLoadsStayWithinTheBudget) {
+  std::vector<std::string> ids;
+  for (uint64_t seed = 1; seed <= 6; ++seed) ids.push_back(Add(Synth(seed, 1.0)));
+  TraceManager probe(store_.get(), {});
+  ASSERT_TRUE(probe.Acquire(ids[0]).ok());
+  const int64_t per_trace = probe.memory_used_bytes();
+  // Room for about three traces (and their loads' peaks); twelve threads ask for six.
+  TraceManager manager(store_.get(), {per_trace * 4});
+  LocalQueryBackend backend(&manager);
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> highest{0};
+  std::thread monitor([&] {
+    while (!stop) {
+      highest = std::max(highest.load(), manager.memory_used_bytes());
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 12; ++i) {
+    threads.emplace_back([&, i] {
+      for (int round = 0; round < 3; ++round) {
+        auto r = backend.Query({ids[(i + round) % ids.size()], "SELECT COUNT(*) FROM sched"});
+        if (r.ok()) {
+          ++ok;
+        } else {
+          ADD_FAILURE() << r.status();
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  stop = true;
+  monitor.join();
+  EXPECT_EQ(ok.load(), 36);
+  EXPECT_LE(highest.load(), manager.memory_budget_bytes());
+  EXPECT_LE(manager.memory_used_bytes(), manager.memory_budget_bytes());
+}
+
+TEST_F(TraceStoreTest, MemoryAQueryAddsIsCounted) {
+  const std::string a = Add(Synth(1, 2.0));
+  TraceManager manager(store_.get(), {});
+  LocalQueryBackend backend(&manager);
+  ASSERT_TRUE(manager.Acquire(a).ok());
+  const int64_t before = manager.memory_used_bytes();
+  // Equality on a column builds its index (a row id per row), kept with the trace.
+  ASSERT_TRUE(backend.Query({a, "SELECT COUNT(*) FROM sched WHERE utid = 3"}).ok());
+  ASSERT_TRUE(backend.Query({a, "SELECT COUNT(*) FROM sched WHERE dur = 1000"}).ok());
+  EXPECT_GT(manager.memory_used_bytes(), before);
+  for (const auto& info : manager.List()) {
+    if (info.id == a) {
+      EXPECT_EQ(info.memory_bytes, manager.memory_used_bytes());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tw
