@@ -28,6 +28,8 @@ std::string NewSessionId() {
 }
 
 constexpr char kChannel[] = "tracewise_events";
+// The lease a turn starts with, until its replica first renews it.
+constexpr int64_t kInitialLeaseNs = int64_t{60} * 1'000'000'000;
 
 // One statement each (PQexec runs them in order). Replicas starting together create it under an
 // advisory lock: CREATE ... IF NOT EXISTS alone races in the catalogue.
@@ -400,11 +402,24 @@ absl::StatusOr<int> PostgresSessionStore::StartTurn(const std::string& session,
     auto locked = (*conn)->Exec("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", {session});
     if (!locked.ok()) return locked.status();
     if (locked->rows() == 0) return NotFoundSession(session);
+    // One turn at a time per session, whichever replica asks.
+    auto busy = (*conn)->Exec(
+        "SELECT turn FROM turns WHERE session_id = $1 AND status IN ('running', 'waiting_for_client') "
+        "ORDER BY turn DESC LIMIT 1",
+        {session});
+    if (!busy.ok()) return busy.status();
+    if (busy->rows() > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "turn ", busy->Int(0, 0), " is still running in this session; cancel it or wait"));
+    }
+    // A lease from the start, so a replica that dies before its first renewal still leaves a
+    // turn the others can take over.
+    const int64_t now = NowNs();
     auto next = (*conn)->Exec(
         "INSERT INTO turns(session_id, turn, question, mode, scene, status, started_ns, "
-        "reference_trace_id) SELECT $1, COALESCE(MAX(turn), 0) + 1, $2, $3, $4, 'running', $5, $6 "
-        "FROM turns WHERE session_id = $1 RETURNING turn",
-        {session, question, mode, scene, NowNs(), reference_trace_id});
+        "reference_trace_id, lease_until_ns) SELECT $1, COALESCE(MAX(turn), 0) + 1, $2, $3, $4, "
+        "'running', $5, $6, $7 FROM turns WHERE session_id = $1 RETURNING turn",
+        {session, question, mode, scene, now, reference_trace_id, now + kInitialLeaseNs});
     if (!next.ok()) return next.status();
     turn = static_cast<int>(next->Int(0, 0));
     return absl::OkStatus();
@@ -554,6 +569,39 @@ absl::Status PostgresSessionStore::AddUsage(const std::string& session, const To
   if (!r.ok()) return r.status();
   if (r->affected() == 0) return NotFoundSession(session);
   return absl::OkStatus();
+}
+
+absl::Status PostgresSessionStore::RenewTurnLease(const std::string& session, int turn,
+                                                  const std::string& owner, int64_t until_ns) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  // Taken only while the turn runs and nobody else has taken it over.
+  auto r = (*conn)->Exec(
+      "UPDATE turns SET lease_owner = $3, lease_until_ns = $4 WHERE session_id = $1 AND turn = $2 "
+      "AND status IN ('running', 'waiting_for_client') AND (lease_owner = '' OR lease_owner = $3)",
+      {session, turn, owner, until_ns});
+  if (!r.ok()) return r.status();
+  if (r->affected() == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "turn ", turn, " of session '", session, "' no longer runs under this replica's lease"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, int>>> PostgresSessionStore::ClaimExpiredTurns(
+    const std::string& owner, int64_t now_ns, int64_t until_ns) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  // Row locks make this exact: a replica that loses the race re-reads the row, finds the new
+  // lease in the future and skips it.
+  auto r = (*conn)->Exec(
+      "UPDATE turns SET lease_owner = $1, lease_until_ns = $3 WHERE status = 'running' "
+      "AND lease_until_ns < $2 RETURNING session_id, turn",
+      {owner, now_ns, until_ns});
+  if (!r.ok()) return r.status();
+  std::vector<std::pair<std::string, int>> out;
+  for (int i = 0; i < r->rows(); ++i) out.emplace_back(r->Text(i, 0), static_cast<int>(r->Int(i, 1)));
+  return out;
 }
 
 }  // namespace tw::agent

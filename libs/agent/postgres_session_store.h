@@ -60,11 +60,14 @@ class PostgresSessionStore : public SessionStore {
   absl::StatusOr<std::vector<std::string>> Notes(const std::string& session) override;
   absl::Status AddUsage(const std::string& session, const TokenUsage& usage) override;
 
-  // Blocks until the session's last sequence number passes `after_seq` (returns it), or
-  // `timeout_ms` passes (returns the last sequence number then). Woken by NOTIFY from any
-  // replica's AppendEvent.
+  bool shared() const override { return true; }
+  absl::Status RenewTurnLease(const std::string& session, int turn, const std::string& owner,
+                              int64_t until_ns) override;
+  absl::StatusOr<std::vector<std::pair<std::string, int>>> ClaimExpiredTurns(
+      const std::string& owner, int64_t now_ns, int64_t until_ns) override;
+  // Woken by NOTIFY from any replica's AppendEvent (polling every half second as a fallback).
   absl::StatusOr<int64_t> WaitForEvents(const std::string& session, int64_t after_seq,
-                                        int timeout_ms);
+                                        int timeout_ms) override;
 
  private:
   explicit PostgresSessionStore(std::string url);

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <chrono>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -89,6 +92,40 @@ class SessionStore {
   virtual absl::Status AddNote(const std::string& session, const std::string& note) = 0;
   virtual absl::StatusOr<std::vector<std::string>> Notes(const std::string& session) = 0;
   virtual absl::Status AddUsage(const std::string& session, const TokenUsage& usage) = 0;
+
+  // ---- several orchestrators on one store (PostgreSQL; DESIGN.md §6) ----
+  // A store one process owns (SQLite) keeps no leases: the defaults below fit it.
+  // Whether other processes write this store too (leases and cross-process following apply).
+  virtual bool shared() const { return false; }
+  // Extends a running turn's lease for `owner` (a replica id) to `until_ns` (Unix ns).
+  // FAILED_PRECONDITION when the turn no longer runs or another replica took it over.
+  virtual absl::Status RenewTurnLease(const std::string& session, int turn,
+                                      const std::string& owner, int64_t until_ns) {
+    (void)session, (void)turn, (void)owner, (void)until_ns;
+    return absl::OkStatus();
+  }
+  // Running turns whose lease ran out before `now_ns` (their orchestrator died), each taken over
+  // by `owner` until `until_ns` at once: of racing replicas exactly one gets a turn, and then
+  // ends it (interrupted).
+  virtual absl::StatusOr<std::vector<std::pair<std::string, int>>> ClaimExpiredTurns(
+      const std::string& owner, int64_t now_ns, int64_t until_ns) {
+    (void)owner, (void)now_ns, (void)until_ns;
+    return std::vector<std::pair<std::string, int>>{};
+  }
+  // Waits until the session's last sequence number passes `after_seq` or `timeout_ms` passes;
+  // returns the last sequence number. This default polls; a shared store is woken by the
+  // writer, whichever process it is.
+  virtual absl::StatusOr<int64_t> WaitForEvents(const std::string& session, int64_t after_seq,
+                                                int timeout_ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+      auto info = GetSession(session);
+      if (!info.ok() || info->last_seq > after_seq || std::chrono::steady_clock::now() >= deadline) {
+        return info.ok() ? absl::StatusOr<int64_t>(info->last_seq) : info.status();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
 };
 
 class SqliteSessionStore : public SessionStore {

@@ -27,15 +27,18 @@ constexpr char kUsage[] =
     "                              [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR]\n"
     "                              [--skills DIR] [--llm-config FILE]\n"
     "                              [--sessions sqlite:PATH|postgres://USER:PASS@HOST:PORT/DB]\n"
+    "                              [--turn-lease-ms N]\n"
     "  Sessions and questions (tracewise.v1.Orchestrator). Sessions persist in --sessions,\n"
-    "  by default sqlite:DIR/sessions.db; replicas share a PostgreSQL one.\n";
+    "  by default sqlite:DIR/sessions.db. Replicas share a PostgreSQL one: any replica serves\n"
+    "  any session, and a turn whose replica dies is ended (interrupted) by another once its\n"
+    "  lease (--turn-lease-ms, default 15000) lapses.\n";
 }  // namespace
 
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
   tw::rpc::CheckFlags(argc, argv, kUsage,
                       {"--listen", "--trace-query", "--skill-engine", "--verifier", "--data-dir",
-                       "--strategies", "--skills", "--llm-config", "--sessions"});
+                       "--strategies", "--skills", "--llm-config", "--sessions", "--turn-lease-ms"});
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   tw::services::OrchestratorOptions options;
@@ -54,9 +57,19 @@ int main(int argc, char** argv) {
   if (const std::string sessions = FlagValue(argc, argv, "--sessions"); !sessions.empty()) {
     if (sessions.rfind("sqlite:", 0) == 0 && sessions.size() > 7) {
       options.sessions_db = sessions.substr(7);
+    } else if (sessions.rfind("postgres://", 0) == 0 || sessions.rfind("postgresql://", 0) == 0) {
+      options.sessions_url = sessions;
     } else {
-      std::fprintf(stderr, "tracewise-orchestrator: --sessions '%s': expected sqlite:PATH\n",
-                   sessions.c_str());
+      std::fprintf(stderr,
+                   "tracewise-orchestrator: --sessions: expected sqlite:PATH or postgres://..., "
+                   "not '%s'\n", sessions.c_str());
+      return 2;
+    }
+  }
+  if (const std::string lease = FlagValue(argc, argv, "--turn-lease-ms"); !lease.empty()) {
+    options.turn_lease_ms = std::atoll(lease.c_str());
+    if (options.turn_lease_ms < 100) {
+      std::fprintf(stderr, "tracewise-orchestrator: --turn-lease-ms must be at least 100\n");
       return 2;
     }
   }

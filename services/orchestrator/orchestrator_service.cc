@@ -1,9 +1,16 @@
 #include "services/orchestrator/orchestrator_service.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <random>
+
 #include <chrono>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "libs/agent/postgres_session_store.h"
 #include "libs/agent/offline_analyst.h"
 #include "libs/agent/procedure_comparison.h"
 #include "libs/agent/report_render.h"
@@ -50,11 +57,21 @@ absl::StatusOr<std::unique_ptr<OrchestratorService>> OrchestratorService::Create
   if (options.trace_query.empty() || options.skill_engine.empty()) {
     return absl::InvalidArgumentError("the orchestrator needs --trace-query and --skill-engine");
   }
-  ASSIGN_OR_RETURN(auto store, agent::SqliteSessionStore::Open(options.sessions_db));
+  std::unique_ptr<agent::SessionStore> store;
+  if (!options.sessions_url.empty()) {
+    ASSIGN_OR_RETURN(store, agent::PostgresSessionStore::Open(options.sessions_url));
+  } else {
+    ASSIGN_OR_RETURN(store, agent::SqliteSessionStore::Open(options.sessions_db));
+  }
   ASSIGN_OR_RETURN(auto strategies, strategy::StrategyLibrary::Load(options.strategies_dir));
   std::unique_ptr<OrchestratorService> service(
       new OrchestratorService(std::move(options), std::move(store), std::move(strategies)));
-  service->InterruptLeftoverTurns();
+  if (service->store_->shared()) {
+    // Other replicas may be running turns right now: only lapsed leases are taken over.
+    service->lease_thread_ = std::thread(&OrchestratorService::LeaseLoop, service.get());
+  } else {
+    service->InterruptLeftoverTurns();
+  }
   return service;
 }
 
@@ -69,10 +86,19 @@ OrchestratorService::OrchestratorService(OrchestratorOptions options,
     std::vector<skills::Diagnostic> diagnostics;
     skill_library_ = skills::SkillLibrary::LoadDirectory(options_.skills_dir, &diagnostics);
   }
+  char host[128] = {0};
+  gethostname(host, sizeof host - 1);
+  replica_id_ = absl::StrFormat("%s/%d/%08x", host, static_cast<int>(getpid()),
+                                static_cast<uint32_t>(std::random_device{}()));
 }
 
 OrchestratorService::~OrchestratorService() {
   shutting_down_ = true;
+  {
+    std::lock_guard<std::mutex> lock(lease_mu_);
+  }
+  lease_cv_.notify_all();
+  if (lease_thread_.joinable()) lease_thread_.join();
   std::map<std::string, std::shared_ptr<Live>> live;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -87,6 +113,14 @@ OrchestratorService::~OrchestratorService() {
   }
 }
 
+void OrchestratorService::Interrupt(const std::string& session, int turn, const std::string& why) {
+  auto live = LiveFor(session);
+  Append(session, turn, *live, AgentEventKind::kError, {{"code", "ABORTED"}, {"message", why}});
+  Append(session, turn, *live, AgentEventKind::kDone,
+         {{"status", "ABORTED"}, {"stop_reason", "interrupted"}});
+  (void)store_->FinishTurn(session, turn, "interrupted", "{}");
+}
+
 void OrchestratorService::InterruptLeftoverTurns() {
   auto sessions = store_->ListSessions(1'000'000);
   if (!sessions.ok()) return;
@@ -95,14 +129,53 @@ void OrchestratorService::InterruptLeftoverTurns() {
     if (!turns.ok()) continue;
     for (const agent::TurnInfo& t : *turns) {
       if (t.status != "running") continue;
-      auto live = LiveFor(s.id);
-      Append(s.id, t.index, *live, AgentEventKind::kError,
-             {{"code", "ABORTED"},
-              {"message", "the orchestrator restarted while this turn was running"}});
-      Append(s.id, t.index, *live, AgentEventKind::kDone,
-             {{"status", "ABORTED"}, {"stop_reason", "interrupted"}});
-      (void)store_->FinishTurn(s.id, t.index, "interrupted", "{}");
+      Interrupt(s.id, t.index, "the orchestrator restarted while this turn was running");
     }
+  }
+}
+
+void OrchestratorService::LeaseLoop() {
+  const int64_t lease_ns = options_.turn_lease_ms * 1'000'000;
+  const auto period = std::chrono::milliseconds(std::max<int64_t>(options_.turn_lease_ms / 3, 50));
+  auto now_ns = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  while (!shutting_down_) {
+    // Renew the leases of the turns this replica runs; one it lost (taken over after a stall)
+    // is cancelled here, so two replicas never write one turn.
+    std::vector<std::pair<std::string, std::shared_ptr<Live>>> running;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto& [id, live] : live_) running.emplace_back(id, live);
+    }
+    for (auto& [id, live] : running) {
+      int turn = 0;
+      {
+        std::lock_guard<std::mutex> lock(live->mu);
+        if (!live->running || live->done_appended) continue;
+        turn = live->turn;
+      }
+      absl::Status renewed = store_->RenewTurnLease(id, turn, replica_id_, now_ns() + lease_ns);
+      if (!renewed.ok()) {
+        std::fprintf(stderr, "tracewise-orchestrator: lease of turn %d of %s: %s\n", turn,
+                     id.c_str(), std::string(renewed.message()).c_str());
+      }
+      if (renewed.code() == absl::StatusCode::kFailedPrecondition) live->cancel = true;
+    }
+    // Take over turns whose replica stopped renewing (it died): end them as interrupted.
+    auto expired = store_->ClaimExpiredTurns(replica_id_, now_ns(), now_ns() + lease_ns);
+    if (!expired.ok()) {
+      std::fprintf(stderr, "tracewise-orchestrator: expired leases: %s\n",
+                   std::string(expired.status().message()).c_str());
+    } else {
+      for (const auto& [session, turn] : *expired) {
+        Interrupt(session, turn, "the orchestrator replica running this turn stopped");
+      }
+    }
+    std::unique_lock<std::mutex> lock(lease_mu_);
+    lease_cv_.wait_for(lock, period, [&] { return shutting_down_.load(); });
   }
 }
 
@@ -169,9 +242,13 @@ absl::Status OrchestratorService::FillSession(const agent::SessionInfo& info, pb
     turn->set_report_json(t.report_json);
     turn->set_reference_trace_id(t.reference_trace_id);
   }
+  // In a shared store the turn may run on another replica: its status says so.
+  if (store_->shared() && !turns.empty() && turns.back().status == "running") {
+    out->set_busy(true);
+  }
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_.find(info.id);
-  if (it != live_.end()) {
+  if (it != live_.end() && !out->busy()) {
     std::lock_guard<std::mutex> live_lock(it->second->mu);
     // Once `done` is in the log the turn is over for clients (the thread may still be tidying
     // up): a client that saw `done` and asks at once must not see the session busy.
@@ -227,6 +304,14 @@ grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext*, const pb::Can
   auto live = LiveFor(request->session_id());
   std::lock_guard<std::mutex> lock(live->mu);
   if (!live->running) {
+    if (store_->shared() && info->turns > 0) {
+      auto turns = store_->Turns(request->session_id());
+      if (turns.ok() && !turns->empty() && turns->back().status == "running") {
+        return Error(grpc::StatusCode::FAILED_PRECONDITION,
+                     absl::StrCat("turn ", turns->back().index,
+                                  " runs on another orchestrator replica; cancel it there"));
+      }
+    }
     return Error(grpc::StatusCode::FAILED_PRECONDITION, "no turn is running in this session");
   }
   live->cancel = true;
@@ -279,6 +364,14 @@ absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& ses
   ASSIGN_OR_RETURN(const int turn,
                    store_->StartTurn(session.id, question, options.mode().empty() ? "auto" : options.mode(),
                                      options.scene(), reference));
+  if (store_->shared()) {
+    // The lease from the first moment: a replica that dies before its first renewal leaves a
+    // turn the others take over within one lease.
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    (void)store_->RenewTurnLease(session.id, turn, replica_id_, now + options_.turn_lease_ms * 1'000'000);
+  }
   live->running = true;
   live->done_appended = false;
   live->turn = turn;
@@ -476,6 +569,7 @@ grpc::Status OrchestratorService::Follow(grpc::ServerContext* context, const std
                                          grpc::ServerWriter<pb::AnalysisEvent>* writer) {
   auto live = LiveFor(session);
   int64_t seq = from_seq;
+  bool last_was_done = false;  // the last event sent ended its turn
   while (true) {
     if (context->IsCancelled()) return Error(grpc::StatusCode::CANCELLED, "the client went away");
     auto events = store_->EventsAfter(session, seq, 256);
@@ -490,13 +584,28 @@ grpc::Status OrchestratorService::Follow(grpc::ServerContext* context, const std
       out.set_unix_ns(e.ts_ns);
       if (!writer->Write(out)) return Error(grpc::StatusCode::CANCELLED, "the client went away");
       seq = e.seq;
+      last_was_done = e.kind == "done";
       if (turn > 0 && e.turn == turn && e.kind == "done") return grpc::Status::OK;
     }
     if (!events->empty()) continue;
     std::unique_lock<std::mutex> lock(live->mu);
     if (live->last_seq > seq) continue;
     // Every event of a finished turn has been appended before `running` drops.
-    if (!live->running) return grpc::Status::OK;
+    if (!live->running) {
+      if (!store_->shared() || last_was_done) return grpc::Status::OK;
+      // Another replica may be running a turn of this session: follow it through the store,
+      // woken by that replica's appends (or its lease's expiry, which ends the turn).
+      lock.unlock();
+      auto turns = store_->Turns(session);
+      if (!turns.ok()) return rpc::ToGrpc(turns.status());
+      if (turns->empty() || turns->back().status != "running") {
+        return grpc::Status::OK;
+      }
+      if (shutting_down_) return Error(grpc::StatusCode::UNAVAILABLE, "the orchestrator is shutting down");
+      auto waited = store_->WaitForEvents(session, seq, 500);
+      if (!waited.ok()) return rpc::ToGrpc(waited.status());
+      continue;
+    }
     if (shutting_down_) return Error(grpc::StatusCode::UNAVAILABLE, "the orchestrator is shutting down");
     live->cv.wait_for(lock, std::chrono::milliseconds(200));
   }
@@ -506,7 +615,8 @@ grpc::Status OrchestratorService::Ask(grpc::ServerContext* context, const pb::As
                                       grpc::ServerWriter<pb::AnalysisEvent>* writer) {
   auto info = store_->GetSession(request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
-  const int64_t from_seq = LiveFor(info->id)->last_seq;
+  // The store's last sequence: another replica may have appended since this one looked.
+  const int64_t from_seq = std::max(info->last_seq, LiveFor(info->id)->last_seq);
   auto turn = StartTurn(*info, request->question(), request->options());
   if (!turn.ok()) return rpc::ToGrpc(turn.status());
   return Follow(context, info->id, from_seq, *turn, writer);

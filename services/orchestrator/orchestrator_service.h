@@ -25,7 +25,12 @@
 namespace tw::services {
 
 struct OrchestratorOptions {
-  std::string sessions_db;   // SQLite file of the session store
+  std::string sessions_db;   // SQLite file of the session store (one orchestrator)
+  // postgres://... : the session store replicas share (PostgreSQL); replaces sessions_db.
+  std::string sessions_url;
+  // A running turn's lease in a shared store: renewed while the turn runs; once it lapses
+  // (the replica died) another replica ends the turn as interrupted.
+  int64_t turn_lease_ms = 15'000;
   std::string trace_query;   // HOST:PORT
   std::string skill_engine;  // HOST:PORT
   std::string verifier;      // HOST:PORT; empty = verify in process
@@ -107,6 +112,10 @@ class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
   absl::Status FillSession(const agent::SessionInfo& info, tracewise::v1::Session* out);
   std::string SelectionText(const tracewise::v1::Selection& selection, skills::SkillQueryRunner& sql);
   void InterruptLeftoverTurns();
+  // Ends a turn whose replica is gone: an ABORTED error, then done (interrupted).
+  void Interrupt(const std::string& session, int turn, const std::string& why);
+  // Shared store: renews this replica's turns' leases and takes over expired ones, until stop.
+  void LeaseLoop();
 
   OrchestratorOptions options_;
   std::unique_ptr<agent::SessionStore> store_;
@@ -116,6 +125,10 @@ class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Live>> live_;
   std::atomic<bool> shutting_down_{false};
+  std::string replica_id_;  // lease owner: host, process and a random part
+  std::mutex lease_mu_;
+  std::condition_variable lease_cv_;
+  std::thread lease_thread_;
 };
 
 }  // namespace tw::services

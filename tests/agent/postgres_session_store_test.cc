@@ -143,18 +143,53 @@ TEST_F(PostgresSessionStoreTest, ReplicasAppendingAtOnceGetGaplessUniqueSequence
   for (size_t i = 0; i < events->size(); ++i) EXPECT_EQ((*events)[i].seq, static_cast<int64_t>(i + 1));
   EXPECT_EQ(b->GetSession(s->id)->last_seq, kThreads * kEach);
 
-  // Turns started at once on one session from both replicas get distinct indexes.
-  std::vector<int> turns(6);
+  // Turns asked for at once on one session from both replicas: exactly one starts, the others
+  // are told a turn is running (one turn at a time per session, across replicas).
+  ASSERT_TRUE(a->FinishTurn(s->id, 1, "done", "").ok());
+  std::atomic<int> started{0}, refused{0};
   threads.clear();
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&, t] {
       auto turn = (t % 2 ? *a : *b).StartTurn(s->id, "q" + std::to_string(t), "auto", "");
-      ASSERT_TRUE(turn.ok()) << turn.status();
-      turns[t] = *turn;
+      if (turn.ok()) {
+        EXPECT_EQ(*turn, 2);
+        ++started;
+      } else {
+        EXPECT_EQ(turn.status().code(), absl::StatusCode::kFailedPrecondition) << turn.status();
+        ++refused;
+      }
     });
   }
   for (auto& t : threads) t.join();
-  EXPECT_EQ(std::set<int>(turns.begin(), turns.end()), (std::set<int>{2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(started.load(), 1);
+  EXPECT_EQ(refused.load(), 5);
+}
+
+TEST_F(PostgresSessionStoreTest, AnExpiredLeaseIsTakenOverByExactlyOneReplica) {
+  auto a = Open(), b = Open();
+  ASSERT_TRUE(a && b);
+  auto s = a->CreateSession("trace", "");
+  ASSERT_EQ(*a->StartTurn(s->id, "q", "auto", ""), 1);
+  const int64_t now = 1'000'000'000'000'000'000;  // a fixed "now", far past any real lease
+  ASSERT_TRUE(a->RenewTurnLease(s->id, 1, "replica-a", now + 5'000'000'000).ok());
+  EXPECT_TRUE(b->ClaimExpiredTurns("replica-b", now, now + 5'000'000'000)->empty()) << "still leased";
+  // Replica a stops renewing; later, b and c race for the turn: one gets it.
+  auto c = Open();
+  std::vector<std::pair<std::string, int>> got_b, got_c;
+  std::thread tb([&] { got_b = *b->ClaimExpiredTurns("replica-b", now + 6'000'000'000, now + 20'000'000'000); });
+  std::thread tc([&] { got_c = *c->ClaimExpiredTurns("replica-c", now + 6'000'000'000, now + 20'000'000'000); });
+  tb.join();
+  tc.join();
+  EXPECT_EQ(got_b.size() + got_c.size(), 1u);
+  const auto& claimed = got_b.empty() ? got_c : got_b;
+  ASSERT_EQ(claimed.size(), 1u);
+  EXPECT_EQ(claimed[0], std::make_pair(s->id, 1));
+  // The replica that lost its lease cannot renew it any more; a finished turn is never claimed.
+  EXPECT_EQ(a->RenewTurnLease(s->id, 1, "replica-a", now + 30'000'000'000).code(),
+            absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(b->FinishTurn(s->id, 1, "interrupted", "{}").ok());
+  EXPECT_TRUE(b->ClaimExpiredTurns("replica-b", now + 100'000'000'000, now + 200'000'000'000)->empty());
+  EXPECT_EQ(*a->StartTurn(s->id, "again", "auto", ""), 2);
 }
 
 TEST_F(PostgresSessionStoreTest, AWaiterOnOneReplicaWakesWhenAnotherAppends) {
