@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -85,8 +87,14 @@ void BM_MemoryBudgetUnderLoad(benchmark::State& state) {
             ++ok;
           } else if (r.status().code() == absl::StatusCode::kResourceExhausted) {
             ++refused;
+            if (std::getenv("TW_MEMBENCH_VERBOSE")) {
+              std::fprintf(stderr, "refused %s: %s\n", id.substr(0, 12).c_str(),
+                           std::string(r.status().message()).c_str());
+            }
           } else {
             ++other;
+            std::fprintf(stderr, "query on %s failed: %s\n", id.substr(0, 12).c_str(),
+                         r.status().ToString().c_str());
           }
         }
       });

@@ -207,6 +207,22 @@ absl::StatusOr<std::shared_ptr<LoadedTrace>> TraceManager::Acquire(const std::st
       lock.lock();
       continue;
     }
+    // Nothing left to evict or to wait for (no trace held, no load in flight): the process's
+    // own resident size leaves too little room, now and later. Refused and remembered.
+    if (acct_->alive_bytes == 0 && acct_->reserved_bytes == 0) {
+      lock.unlock();
+      ReturnFreedMemory();
+      lock.lock();
+      const int64_t headroom = HeadroomLocked();
+      if (headroom >= estimate.peak_bytes) continue;
+      return Refuse(entry, absl::StatusCode::kResourceExhausted,
+                    absl::StrCat("trace ", id, " (", Mb(stored->size_bytes), " ", entry.kind,
+                                 ") needs about ", Mb(estimate.peak_bytes), " to load; the ",
+                                 Mb(options_.memory_budget_bytes),
+                                 " memory budget leaves ", Mb(std::max<int64_t>(headroom, 0)),
+                                 " beside what the process itself holds; raise "
+                                 "--memory-budget-mb or the container's memory limit"));
+    }
     // In process mode, memory nobody announces (queries finishing, the allocator trimming)
     // comes back without a notification: look again every few milliseconds.
     const auto wake = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(50));
