@@ -13,7 +13,7 @@
 // Prints one line per problem and exits 1 if there is any.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 
 const args = process.argv.slice(2);
@@ -219,11 +219,11 @@ function flagsOf(binary) {
   let flags = null;
   const file = binDir ? path.join(binDir, path.basename(binary)) : null;
   if (file && fs.existsSync(file)) {
-    let out = '';
-    try {
-      out = execFileSync(file, ['--help'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (e) {
-      problem(binary, `--help failed: ${e.message.split('\n')[0]}`);
+    // Usage may go to stdout or stderr, with exit 0 or 2: what counts is the flags it lists.
+    const run = spawnSync(file, ['--help'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = `${run.stdout || ''}\n${run.stderr || ''}`;
+    if (run.error || !/--[a-z]/.test(out)) {
+      problem(binary, `--help lists no flags${run.error ? `: ${run.error.message}` : ''}`);
     }
     flags = new Set(out.match(/--[a-z][a-z0-9-]*/g) || []);
   }
