@@ -106,10 +106,20 @@ class PgResult {
   PGresult* r_;
 };
 
+// libpq waits for a connection without limit by default: an unreachable database must fail a
+// call (UNAVAILABLE) in seconds instead. A URL or connection string that sets its own
+// connect_timeout keeps it.
+std::string WithConnectTimeout(const std::string& url) {
+  if (url.find("connect_timeout") != std::string::npos) return url;
+  const bool is_url = url.rfind("postgres://", 0) == 0 || url.rfind("postgresql://", 0) == 0;
+  if (!is_url) return url + " connect_timeout=5";
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=5";
+}
+
 class PgConnection {
  public:
   static absl::StatusOr<std::unique_ptr<PgConnection>> Open(const std::string& url) {
-    PGconn* c = PQconnectdb(url.c_str());
+    PGconn* c = PQconnectdb(WithConnectTimeout(url).c_str());
     if (PQstatus(c) != CONNECTION_OK) {
       std::string message = PQerrorMessage(c);
       PQfinish(c);
