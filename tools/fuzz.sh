@@ -20,9 +20,14 @@ fi
 ninja -C "$BUILD_DIR" -j "${TRACEWISE_JOBS:-2}" $TARGETS
 for t in $TARGETS; do
   corpus=$(mktemp -d)
+  # A target's seed inputs (tests/fuzz/corpus/<target>/), copied so the run never edits them.
+  if [ -d "tests/fuzz/corpus/$t" ]; then cp "tests/fuzz/corpus/$t"/* "$corpus"/; fi
+  # A target's token dictionary, when it has one (tests/fuzz/dicts/<target>.dict).
+  dict=()
+  if [ -f "tests/fuzz/dicts/$t.dict" ]; then dict=(-dict="tests/fuzz/dicts/$t.dict"); fi
   echo "fuzz: $t for ${SECONDS_PER_TARGET}s"
   "$BUILD_DIR/tests/fuzz/$t" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
-    -print_final_stats=0 "$corpus" 2>&1 | tail -n 3
+    -print_final_stats=0 "${dict[@]}" "$corpus" 2>&1 | tail -n 3
   rm -rf "$corpus"
 done
 echo "fuzz: all targets ran without findings"

@@ -135,4 +135,49 @@ absl::StatusOr<std::string> GrpcQueryBackend::UploadFile(const std::string& path
   return response.trace_id();
 }
 
+namespace {
+
+ManagedTraceInfo FromProto(const tracewise::v1::TraceInfo& info) {
+  ManagedTraceInfo out;
+  out.id = info.trace_id();
+  out.name = info.name();
+  switch (info.state()) {
+    case tracewise::v1::TRACE_STATE_LOADING: out.state = TraceState::kLoading; break;
+    case tracewise::v1::TRACE_STATE_LOADED: out.state = TraceState::kLoaded; break;
+    case tracewise::v1::TRACE_STATE_FAILED: out.state = TraceState::kFailed; break;
+    default: out.state = TraceState::kStored; break;
+  }
+  out.size_bytes = info.size_bytes();
+  out.memory_bytes = info.memory_bytes();
+  out.last_used_unix_ns = info.last_used_unix_ns();
+  out.format = info.format();
+  out.start_ts = info.start_ts();
+  out.end_ts = info.end_ts();
+  out.load_ns = info.load_ns();
+  out.error = info.error();
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<ManagedTraceInfo> GrpcQueryBackend::LoadTrace(const std::string& trace_id) {
+  grpc::ClientContext context;
+  tracewise::v1::LoadTraceRequest request;
+  request.set_trace_id(trace_id);
+  tracewise::v1::TraceInfo response;
+  const grpc::Status status = stub_->stub->LoadTrace(&context, request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  return FromProto(response);
+}
+
+absl::StatusOr<std::vector<ManagedTraceInfo>> GrpcQueryBackend::ListTraces() {
+  grpc::ClientContext context;
+  tracewise::v1::ListTracesResponse response;
+  const grpc::Status status = stub_->stub->ListTraces(&context, {}, &response);
+  if (!status.ok()) return FromGrpc(status);
+  std::vector<ManagedTraceInfo> out;
+  for (const auto& info : response.traces()) out.push_back(FromProto(info));
+  return out;
+}
+
 }  // namespace tw::rpc

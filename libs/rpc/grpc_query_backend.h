@@ -5,8 +5,10 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "libs/trace/store/query_backend.h"
+#include "libs/trace/store/trace_manager.h"
 
 namespace grpc {
 class Channel;
@@ -26,6 +28,11 @@ class GrpcQueryBackend : public QueryBackend {
 
   // Uploads a local file; returns the trace id.
   absl::StatusOr<std::string> UploadFile(const std::string& path);
+  // Loads a stored trace into the service's memory (a no-op when loaded): NOT_FOUND for unknown
+  // ids, INVALID_ARGUMENT when the file is not a trace the engine reads.
+  absl::StatusOr<ManagedTraceInfo> LoadTrace(const std::string& trace_id);
+  // Every trace the service holds, loaded or only stored.
+  absl::StatusOr<std::vector<ManagedTraceInfo>> ListTraces();
 
  private:
   struct Stub;

@@ -19,5 +19,6 @@ int RunTracegen(const Args& args);
 int RunSkillCommand(const Args& args);
 int RunLlm(const Args& args);
 int RunChat(const Args& args);
+int RunMcp(const Args& args);
 
 }  // namespace tw::cli

@@ -22,7 +22,8 @@ void PrintUsage() {
                "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n"
                "  tracegen SCENARIO -o OUT | --list           synthetic Android trace + ground truth\n"
                "  skill list|describe|run|validate ...        analysis skills (skill --help)\n"
-               "  llm ping [\"prompt\"]                          check the configured LLM provider\n");
+               "  llm ping [\"prompt\"]                          check the configured LLM provider\n"
+               "  mcp [--data-dir DIR] [--services ...]       MCP server on stdio (mcp --help)\n");
 }
 
 }  // namespace
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   if (command == "skill") return tw::cli::RunSkillCommand(args);
   if (command == "llm") return tw::cli::RunLlm(args);
   if (command == "chat") return tw::cli::RunChat(args);
+  if (command == "mcp") return tw::cli::RunMcp(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;

@@ -105,7 +105,11 @@ Json ResultResponse(const Json& id, Json result) {
 Json ErrorResponse(const Json& id, const RpcError& error) {
   Json e = {{"code", error.code}, {"message", error.message}};
   if (!error.data.is_null()) e["data"] = error.data;
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(e)}};
+  Json response = {{"jsonrpc", "2.0"}, {"error", std::move(e)}};
+  // MCP's schema makes the id optional rather than null when it could not be read (a parse
+  // error, an unreadable request); a null id would break clients that validate the schema.
+  if (!id.is_null()) response["id"] = id;
+  return response;
 }
 
 Json NotificationMessage(std::string_view method, Json params) {

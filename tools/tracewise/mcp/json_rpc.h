@@ -47,6 +47,7 @@ inline constexpr int kMaxNestingDepth = 64;
 Message ParseMessage(std::string_view line);
 
 Json ResultResponse(const Json& id, Json result);
+// `id` null (unreadable): the response has no id member, as MCP's schema has it.
 Json ErrorResponse(const Json& id, const RpcError& error);
 Json NotificationMessage(std::string_view method, Json params);
 

@@ -78,6 +78,8 @@ TEST(JsonRpcTest, InvalidUtf8IsAParseErrorAndNeverBreaksOutput) {
 }
 
 TEST(JsonRpcTest, Builders) {
+  EXPECT_EQ(ErrorResponse(nullptr, {kParseError, "Parse error", nullptr}).dump(),
+            R"({"error":{"code":-32700,"message":"Parse error"},"jsonrpc":"2.0"})");
   EXPECT_EQ(ErrorResponse("x", {kMethodNotFound, "Method not found: y", nullptr}).dump(),
             R"({"error":{"code":-32601,"message":"Method not found: y"},"id":"x","jsonrpc":"2.0"})");
   EXPECT_EQ(NotificationMessage("notifications/progress", {{"progress", 1}}).dump(),
