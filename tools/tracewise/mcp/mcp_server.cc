@@ -143,6 +143,14 @@ void McpServer::HandleRequest(Message message) {
     return;
   }
 
+  if (request.modern && (method == "initialize" || method == "ping")) {
+    // 2026-07-28 has no handshake and no ping: a request naming that version cannot use them.
+    Fail(request.id, {kMethodNotFound,
+                      absl::StrCat("Method not found: ", method, " is not part of MCP ", kModernVersion,
+                                   " (no handshake; server/discover describes the server)"),
+                      nullptr});
+    return;
+  }
   if (method == "initialize") return Initialize(request);
   if (method == "ping") return Answer(request, Json::object(), false, 0);
   if (method == "server/discover") return Discover(request);

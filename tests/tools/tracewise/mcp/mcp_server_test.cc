@@ -174,6 +174,10 @@ TEST_F(McpServerTest, ModernRequestsCarryTheirOwnVersion) {
   meta.erase(kMetaClientCapabilities);
   EXPECT_EQ(Call(4, "tools/list", {{"_meta", meta}})["error"]["code"], kInvalidParams);
   EXPECT_EQ(Call(5, "tools/list", {{"_meta", "x"}})["error"]["code"], kInvalidParams);
+  // No handshake and no ping in 2026-07-28.
+  EXPECT_EQ(Call(6, "ping", {{"_meta", kModernMeta}})["error"]["code"], kMethodNotFound);
+  EXPECT_EQ(Call(7, "initialize", {{"protocolVersion", kLatestLegacyVersion}, {"_meta", kModernMeta}})["error"]["code"],
+            kMethodNotFound);
 }
 
 TEST_F(McpServerTest, BadRequestsGetJsonRpcErrors) {
