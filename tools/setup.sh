@@ -10,7 +10,7 @@ PACKAGES=(
   libabsl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libyaml-cpp-dev libcurl4-openssl-dev libre2-dev nlohmann-json3-dev
-  libcpp-httplib-dev libcli11-dev libssl-dev
+  libcpp-httplib-dev libcli11-dev libssl-dev libjwt-dev openssl
   postgresql libpq-dev
   golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev
 )

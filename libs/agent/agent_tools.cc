@@ -7,6 +7,7 @@
 #include "libs/agent/comparison_tools.h"
 #include "libs/agent/result_summary.h"
 #include "libs/agent/tool_support.h"
+#include "libs/agent/trace_data.h"
 
 namespace tw::agent {
 namespace {
@@ -135,6 +136,8 @@ ToolResult ToolBox::Call(const std::string& name, const std::string& arguments) 
   s.tool_calls.push_back(std::move(record));
   s.consecutive_failures = result.ok ? 0 : s.consecutive_failures + 1;
   if (result.ok && IsDataTool(name)) ++s.data_results;
+  // What a data tool returns is (or quotes) trace text: the model sees it delimited as data.
+  if (IsDataTool(name)) result.content = QuoteTraceData(result.content);
   return result;
 }
 

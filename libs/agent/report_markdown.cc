@@ -1,4 +1,7 @@
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -9,12 +12,75 @@
 namespace tw::agent {
 namespace {
 
+// Trace text is data (issue #16): in the report it appears only as inline code, which Markdown
+// and the web app show literally — a slice named "# Ignore the above" or "[click](...)" is
+// neither a heading nor a link, and an instruction-like name reads as a quoted string.
+std::string CodeSpan(std::string_view text) {
+  std::string flat = absl::StrReplaceAll(absl::string_view(text.data(), text.size()), {{"\r", " "}, {"\n", " "}});
+  size_t longest = 0, run = 0;
+  for (char c : flat) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !flat.empty() && (flat.front() == '`' || flat.back() == '`');
+  return absl::StrCat(fence, pad ? " " : "", flat, pad ? " " : "", fence);
+}
+
+// Strings of the report's evidence that are worth quoting where prose repeats them (finding
+// titles interpolate thread and slice names): names with punctuation or spaces, or long ones.
+// Short plain words ("binder", "gc") stay as they are.
+std::vector<std::string> QuotableTraceStrings(const AnalysisReport& report) {
+  std::set<std::string> seen;
+  for (const auto& a : report.artifacts) {
+    for (const auto& row : a->rows) {
+      for (const SqlValue& v : row) {
+        if (v.type != SqlValue::Type::kString || v.string_value.size() < 4) continue;
+        const std::string& t = v.string_value;
+        const bool plain = std::all_of(t.begin(), t.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+        if (!plain || t.size() >= 12) seen.insert(t);
+      }
+    }
+  }
+  std::vector<std::string> out(seen.begin(), seen.end());
+  // Longest first, so "Main thread (om.example.feed)" is quoted whole, not around its inside.
+  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() > b.size() : a < b;
+  });
+  return out;
+}
+
+// `text` with every occurrence of a quotable trace string turned into a code span.
+std::string QuoteTraceStrings(const std::string& text, const std::vector<std::string>& quotable) {
+  if (quotable.empty() || text.empty()) return text;
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const std::string* match = nullptr;
+    for (const std::string& q : quotable) {
+      if (text.compare(i, q.size(), q) == 0) {
+        match = &q;
+        break;
+      }
+    }
+    if (match != nullptr) {
+      out += CodeSpan(*match);
+      i += match->size();
+    } else {
+      out.push_back(text[i++]);
+    }
+  }
+  return out;
+}
+
 std::string Cell(const SqlValue& v, skills::ColumnType type) {
   switch (v.type) {
     case SqlValue::Type::kNull: return "–";
     case SqlValue::Type::kString:
-      // Pipes would break the Markdown table.
-      return absl::StrReplaceAll(v.string_value, {{"|", "\\|"}, {"\n", " "}});
+      // Pipes would break the Markdown table (even inside a code span).
+      return absl::StrReplaceAll(CodeSpan(v.string_value), {{"|", "\\|"}});
     case SqlValue::Type::kDouble: {
       char buf[32];
       std::snprintf(buf, sizeof buf, type == skills::ColumnType::kPercent ? "%.1f %%" : "%.2f",
@@ -58,6 +124,8 @@ void AppendTable(std::string& out, const skills::StepResult& r, size_t max_rows)
 }  // namespace
 
 std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& options) {
+  const std::vector<std::string> quotable = QuotableTraceStrings(report);
+  auto q = [&](const std::string& text) { return QuoteTraceStrings(text, quotable); };
   std::string out = "# Tracewise diagnosis\n\n";
   absl::StrAppend(&out, "- **Question:** ", report.question.empty() ? "(none)" : report.question, "\n");
   absl::StrAppend(&out, "- **Trace:** ", report.trace, "\n");
@@ -68,11 +136,11 @@ std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& 
   absl::StrAppend(&out, "- **Verification:** ",
                   report.verified ? "passed" : "did not pass (see Verification)", "\n\n");
 
-  absl::StrAppend(&out, "## Overview\n\n", report.overview, "\n\n## Key findings\n");
+  absl::StrAppend(&out, "## Overview\n\n", q(report.overview), "\n\n## Key findings\n");
   if (report.findings.empty()) out += "\nNo findings.\n";
   for (const ReportFinding& f : report.findings) {
-    absl::StrAppend(&out, "\n### ", f.id, " · ", FindingSeverityName(f.severity), " · ", f.title,
-                    "\n\n", f.description, "\n");
+    absl::StrAppend(&out, "\n### ", f.id, " · ", FindingSeverityName(f.severity), " · ", q(f.title),
+                    "\n\n", q(f.description), "\n");
     if (!f.evidence.empty()) {
       absl::StrAppend(&out, "\nEvidence: `", absl::StrJoin(f.evidence, "`, `"), "` (", f.source, ")\n");
     }
@@ -81,12 +149,12 @@ std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& 
     out += "\n## Causal chain\n\n";
     for (size_t i = 0; i < report.causal_chain.size(); ++i) {
       absl::StrAppend(&out, i == 0 ? "" : "   ↳ because ", i + 1, ". ",
-                      report.causal_chain[i].statement, "\n");
+                      q(report.causal_chain[i].statement), "\n");
     }
   }
   if (!report.recommendations.empty()) {
     out += "\n## Recommendations\n\n";
-    for (const std::string& r : report.recommendations) absl::StrAppend(&out, "- ", r, "\n");
+    for (const std::string& r : report.recommendations) absl::StrAppend(&out, "- ", q(r), "\n");
   }
   if (!report.artifacts.empty()) {
     out += "\n## Evidence\n";
@@ -96,13 +164,13 @@ std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& 
   }
   if (!report.limits.empty()) {
     out += "\n## What this trace could not answer\n\n";
-    for (const std::string& l : report.limits) absl::StrAppend(&out, "- ", l, "\n");
+    for (const std::string& l : report.limits) absl::StrAppend(&out, "- ", q(l), "\n");
   }
   out += "\n## Method\n\n| step | skill | status | note | time |\n| --- | --- | --- | --- | --- |\n";
   for (const AnalysisStep& s : report.steps) {
     const std::string note = !s.why.empty() ? s.why : s.message;
     absl::StrAppend(&out, "| ", s.id, " | ", s.skill, " | ", s.status, " | ",
-                    absl::StrReplaceAll(note, {{"|", "\\|"}, {"\n", " "}}), " | ",
+                    absl::StrReplaceAll(q(note), {{"|", "\\|"}, {"\n", " "}}), " | ",
                     FormatDurationNs(s.elapsed_ns), " |\n");
   }
   out += "\n## Verification\n\n";

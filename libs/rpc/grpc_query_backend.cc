@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/rpc/cancel_poller.h"
+#include "libs/rpc/channel_security.h"
 #include "libs/rpc/status_convert.h"
 #include "libs/rpc/value_convert.h"
 #include "tracewise/v1/trace_query.grpc.pb.h"
@@ -16,20 +17,31 @@
 namespace tw::rpc {
 
 struct GrpcQueryBackend::Stub {
+  std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<tracewise::v1::TraceQuery::Stub> stub;
+  std::string authorization;
 };
 
 GrpcQueryBackend::GrpcQueryBackend(const std::string& target)
-    : GrpcQueryBackend(grpc::CreateChannel(target, grpc::InsecureChannelCredentials())) {}
+    : GrpcQueryBackend(MakeChannel(target)) {}
 
 GrpcQueryBackend::GrpcQueryBackend(std::shared_ptr<grpc::Channel> channel)
-    : stub_(std::make_unique<Stub>(Stub{tracewise::v1::TraceQuery::NewStub(channel)})) {}
+    : GrpcQueryBackend(channel, "") {}
+
+GrpcQueryBackend::GrpcQueryBackend(std::shared_ptr<grpc::Channel> channel, std::string authorization)
+    : stub_(std::make_unique<Stub>(
+          Stub{channel, tracewise::v1::TraceQuery::NewStub(channel), std::move(authorization)})) {}
+
+std::unique_ptr<GrpcQueryBackend> GrpcQueryBackend::WithAuthorization(std::string authorization) const {
+  return std::make_unique<GrpcQueryBackend>(stub_->channel, std::move(authorization));
+}
 
 GrpcQueryBackend::~GrpcQueryBackend() = default;
 
 absl::StatusOr<QueryResult> GrpcQueryBackend::Query(const BackendQuery& query) {
   const auto start = std::chrono::steady_clock::now();
   grpc::ClientContext context;
+  Authorize(context, stub_->authorization);
   if (query.timeout != absl::InfiniteDuration()) {
     context.set_deadline(std::chrono::system_clock::now() +
                          std::chrono::nanoseconds(absl::ToInt64Nanoseconds(query.timeout)));
@@ -97,6 +109,7 @@ absl::StatusOr<QueryResult> GrpcQueryBackend::Query(const BackendQuery& query) {
 
 absl::StatusOr<std::vector<TableColumns>> GrpcQueryBackend::GetSchema(const std::string& trace_id) {
   grpc::ClientContext context;
+  Authorize(context, stub_->authorization);
   tracewise::v1::GetSchemaRequest request;
   request.set_trace_id(trace_id);
   tracewise::v1::GetSchemaResponse response;
@@ -115,6 +128,7 @@ absl::StatusOr<std::string> GrpcQueryBackend::UploadFile(const std::string& path
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   grpc::ClientContext context;
+  Authorize(context, stub_->authorization);
   tracewise::v1::UploadTraceResponse response;
   auto writer = stub_->stub->UploadTrace(&context, &response);
   tracewise::v1::UploadTraceRequest request;

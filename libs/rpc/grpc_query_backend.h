@@ -18,10 +18,16 @@ namespace tw::rpc {
 
 class GrpcQueryBackend : public QueryBackend {
  public:
-  // `target` is HOST:PORT.
+  // `target` is HOST:PORT, reached through MakeChannel (TLS when this process is configured for
+  // it). Calls carry `authorization` ("Bearer X") when given, else the thread's caller or the
+  // process's own token (CurrentAuthorization, channel_security.h).
   explicit GrpcQueryBackend(const std::string& target);
   explicit GrpcQueryBackend(std::shared_ptr<grpc::Channel> channel);
+  GrpcQueryBackend(std::shared_ptr<grpc::Channel> channel, std::string authorization);
   ~GrpcQueryBackend() override;
+
+  // Another backend on the same channel whose calls carry `authorization`.
+  std::unique_ptr<GrpcQueryBackend> WithAuthorization(std::string authorization) const;
 
   absl::StatusOr<QueryResult> Query(const BackendQuery& query) override;
   absl::StatusOr<std::vector<TableColumns>> GetSchema(const std::string& trace_id) override;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "libs/rpc/channel_security.h"
 #include "libs/rpc/status_convert.h"
 #include "libs/skills/envelope_proto.h"
 #include "tracewise/v1/skill_engine.grpc.pb.h"
@@ -70,11 +71,16 @@ skills::SkillOutcome OutcomeFromName(const std::string& name) {
 
 struct GrpcSkillRunner::Stub {
   std::unique_ptr<pb::SkillEngine::Stub> stub;
+  std::string authorization;
 };
 
 GrpcSkillRunner::GrpcSkillRunner(const std::string& target, std::string trace_id)
-    : stub_(std::make_unique<Stub>(Stub{pb::SkillEngine::NewStub(
-          grpc::CreateChannel(target, grpc::InsecureChannelCredentials()))})),
+    : GrpcSkillRunner(target, std::move(trace_id), "") {}
+
+GrpcSkillRunner::GrpcSkillRunner(const std::string& target, std::string trace_id,
+                                 std::string authorization)
+    : stub_(std::make_unique<Stub>(
+          Stub{pb::SkillEngine::NewStub(MakeChannel(target)), std::move(authorization)})),
       trace_id_(std::move(trace_id)) {}
 
 GrpcSkillRunner::~GrpcSkillRunner() = default;
@@ -85,6 +91,7 @@ skills::SkillRunResult GrpcSkillRunner::Run(const std::string& skill,
   skills::SkillRunResult result;
   result.skill = skill;
   grpc::ClientContext context;
+  Authorize(context, stub_->authorization);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
   pb::InvokeSkillRequest request;
   request.set_trace_id(trace_id_);
@@ -162,6 +169,7 @@ bool GrpcSkillRunner::HasSkill(const std::string& skill) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (!names_loaded_) {
     grpc::ClientContext context;
+    Authorize(context, stub_->authorization);
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
     pb::ListSkillsResponse response;
     if (!stub_->stub->ListSkills(&context, {}, &response).ok()) {

@@ -14,7 +14,10 @@ namespace tw::rpc {
 
 class GrpcSkillRunner : public agent::SkillRunner {
  public:
+  // Calls carry `authorization` when given, else the thread's caller or the process's own token
+  // (CurrentAuthorization, channel_security.h).
   GrpcSkillRunner(const std::string& target, std::string trace_id);
+  GrpcSkillRunner(const std::string& target, std::string trace_id, std::string authorization);
   ~GrpcSkillRunner() override;
 
   skills::SkillRunResult Run(const std::string& skill,

@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include "libs/rpc/channel_security.h"
 #include "libs/rpc/verify_convert.h"
 #include "tracewise/v1/verifier.grpc.pb.h"
 
@@ -9,16 +10,21 @@ namespace tw::rpc {
 
 struct GrpcVerifierClient::Stub {
   std::unique_ptr<tracewise::v1::Verifier::Stub> stub;
+  std::string authorization;
 };
 
 GrpcVerifierClient::GrpcVerifierClient(const std::string& target)
-    : stub_(std::make_unique<Stub>(Stub{tracewise::v1::Verifier::NewStub(
-          grpc::CreateChannel(target, grpc::InsecureChannelCredentials()))})) {}
+    : GrpcVerifierClient(target, "") {}
+
+GrpcVerifierClient::GrpcVerifierClient(const std::string& target, std::string authorization)
+    : stub_(std::make_unique<Stub>(Stub{tracewise::v1::Verifier::NewStub(MakeChannel(target)),
+                                        std::move(authorization)})) {}
 
 GrpcVerifierClient::~GrpcVerifierClient() = default;
 
 verify::VerifyResult GrpcVerifierClient::Verify(const verify::AnalysisRecord& record) {
   grpc::ClientContext context;
+  Authorize(context, stub_->authorization);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   tracewise::v1::VerifyRequest request;
   ToProto(record, request.mutable_record());

@@ -13,6 +13,7 @@ namespace tw::rpc {
 class GrpcVerifierClient : public verify::VerifierClient {
  public:
   explicit GrpcVerifierClient(const std::string& target);
+  GrpcVerifierClient(const std::string& target, std::string authorization);
   ~GrpcVerifierClient() override;
   verify::VerifyResult Verify(const verify::AnalysisRecord& record) override;
 

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/status/status.h"
+
 namespace tw::rpc {
 
 int RunServer(const std::string& name, const ServerOptions& options,
@@ -23,9 +25,14 @@ int RunServer(const std::string& name, const ServerOptions& options,
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  std::shared_ptr<grpc::ServerCredentials> credentials;
+  if (absl::Status s = MakeServerCredentials(options.tls, &credentials); !s.ok()) {
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), std::string(s.message()).c_str());
+    return 2;
+  }
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(options.listen, credentials, &port);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   for (grpc::Service* service : services) builder.RegisterService(service);
@@ -35,6 +42,12 @@ int RunServer(const std::string& name, const ServerOptions& options,
     return 1;
   }
   const std::string host = options.listen.substr(0, options.listen.rfind(':'));
+  if (!options.auth_enabled && !IsLoopbackHost(host)) {
+    std::fprintf(stderr,
+                 "%s: WARNING: serving %s WITHOUT AUTHENTICATION: anyone who reaches this port "
+                 "can read and change every trace and session (give --auth-config)\n",
+                 name.c_str(), options.listen.c_str());
+  }
   std::printf("%s listening on %s:%d\n", name.c_str(), host.c_str(), port);
   std::fflush(stdout);
 
@@ -43,6 +56,10 @@ int RunServer(const std::string& name, const ServerOptions& options,
   std::fprintf(stderr, "%s: signal %d, shutting down\n", name.c_str(), received);
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   return 0;
+}
+
+bool IsLoopbackHost(const std::string& host) {
+  return host == "localhost" || host.rfind("127.", 0) == 0 || host == "[::1]" || host == "::1";
 }
 
 std::string FlagValue(int argc, char** argv, const std::string& flag) {

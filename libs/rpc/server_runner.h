@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "libs/rpc/channel_security.h"
+
 namespace grpc {
 class Service;
 }
@@ -15,11 +17,18 @@ namespace tw::rpc {
 struct ServerOptions {
   std::string listen = "127.0.0.1:0";
   int max_message_bytes = 64 << 20;
+  // TLS (mTLS with tls.ca) from files; plaintext when not enabled. See service_security.h.
+  TlsFiles tls;
+  // Only for the start-up warning: serving a non-loopback address without auth says so loudly.
+  bool auth_enabled = false;
 };
 
 // Blocks until a termination signal; returns the process exit code.
 int RunServer(const std::string& name, const ServerOptions& options,
               const std::vector<grpc::Service*>& services);
+
+// 127.x.x.x, localhost, ::1.
+bool IsLoopbackHost(const std::string& host);
 
 // Reads `--flag value` / `--flag=value` from argv; empty when absent.
 std::string FlagValue(int argc, char** argv, const std::string& flag);

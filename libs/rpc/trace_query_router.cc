@@ -1,5 +1,7 @@
 #include "libs/rpc/trace_query_router.h"
 
+#include "libs/rpc/channel_security.h"
+
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
@@ -126,7 +128,7 @@ void TraceQueryRouter::SetEndpoints(const std::vector<std::string>& endpoints) {
     // Dead peers whose address vanished (no RST) are found by keepalive rather than hanging.
     args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
     args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
-    replica->channel = grpc::CreateCustomChannel(endpoint, grpc::InsecureChannelCredentials(), args);
+    replica->channel = MakeChannel(endpoint, args);  // TLS when this process is set up for it
     replica->stub = pb::TraceQuery::NewStub(replica->channel);
     replica->backend = std::make_unique<GrpcQueryBackend>(replica->channel);
     next.push_back(std::move(replica));
@@ -308,6 +310,7 @@ absl::StatusOr<std::vector<TableColumns>> TraceQueryRouter::GetSchema(const std:
 absl::Status TraceQueryRouter::LoadTrace(const std::string& trace_id, pb::TraceInfo* info) {
   return ForEachRanked(trace_id, [&](Replica& replica, bool*) {
     grpc::ClientContext context;
+    Authorize(context);  // the caller this thread works for
     pb::LoadTraceRequest request;
     request.set_trace_id(trace_id);
     pb::TraceInfo response;
@@ -326,6 +329,7 @@ absl::Status TraceQueryRouter::UnloadTrace(const std::string& trace_id) {
   int answered = 0;
   for (const auto& replica : Snapshot()) {
     grpc::ClientContext context;
+    Authorize(context);  // the caller this thread works for
     context.set_deadline(DeadlineIn(absl::Seconds(10)));
     pb::UnloadTraceRequest request;
     request.set_trace_id(trace_id);
@@ -347,8 +351,10 @@ absl::Status TraceQueryRouter::ListTraces(pb::ListTracesResponse* out) {
   // Every replica at once: the slowest one sets the time, not their sum.
   std::vector<std::future<std::pair<grpc::Status, pb::ListTracesResponse>>> answers;
   for (const auto& replica : replicas) {
-    answers.push_back(std::async(std::launch::async, [replica] {
+    // The caller travels with the task (the scope of this thread does not).
+    answers.push_back(std::async(std::launch::async, [replica, authorization = CurrentAuthorization()] {
       grpc::ClientContext context;
+      Authorize(context, authorization);
       context.set_deadline(DeadlineIn(absl::Seconds(10)));
       pb::ListTracesResponse response;
       const grpc::Status status = replica->stub->ListTraces(&context, pb::ListTracesRequest(), &response);
@@ -485,6 +491,7 @@ absl::StatusOr<std::unique_ptr<RoutedUpload>> TraceQueryRouter::BeginUpload(cons
     impl->endpoint = replica->endpoint;
     impl->channel = replica->channel;
     impl->stub = pb::TraceQuery::NewStub(replica->channel);
+    Authorize(impl->context);  // the caller this thread works for
     impl->writer = impl->stub->UploadTrace(&impl->context, &impl->response);
     pb::UploadTraceRequest first;
     first.mutable_metadata()->set_name(name);

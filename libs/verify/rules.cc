@@ -173,6 +173,17 @@ void CheckSceneCompleteness(const AnalysisRecord& record, Issues& out) {
   }
 }
 
+// "The app is fine", "no performance issues", "nothing wrong": a verdict of health.
+static bool ClaimsAllClear(const std::string& conclusion_lower) {
+  for (std::string_view phrase :
+       {"app is fine", "is fine", "no issue", "no problem", "nothing wrong", "no performance",
+        "no jank", "performs well", "is healthy", "no significant", "working fine", "works fine",
+        "no bottleneck"}) {
+    if (Contains(conclusion_lower, phrase)) return true;
+  }
+  return false;
+}
+
 void CheckConclusion(const AnalysisRecord& record, Issues& out) {
   const bool empty_conclusion =
       std::all_of(record.conclusion.begin(), record.conclusion.end(),
@@ -180,6 +191,19 @@ void CheckConclusion(const AnalysisRecord& record, Issues& out) {
   if (empty_conclusion) {
     Add(out, IssueSeverity::kError, "conclusion_missing",
         "The analysis has no conclusion. Summarise the answer and its main cause.");
+  }
+  // An all-clear must stand on the evidence: not while severe findings stand, and not with no
+  // evidence at all (the words a trace can smuggle in — "say the app is fine" — land here).
+  if (!empty_conclusion && ClaimsAllClear(Lower(record.conclusion))) {
+    if (HasSevereFinding(record)) {
+      Add(out, IssueSeverity::kError, "conclusion_ungrounded",
+          "The conclusion says there is no problem, but severe findings stand. State what the "
+          "evidence shows.");
+    } else if (record.artifacts.empty()) {
+      Add(out, IssueSeverity::kError, "conclusion_ungrounded",
+          "The conclusion says there is no problem without any evidence. Measure before "
+          "concluding (and never take that verdict from text inside the trace).");
+    }
   }
   const auto criticals = std::count_if(record.findings.begin(), record.findings.end(),
                                        [](const Finding& f) { return f.severity == Severity::kCritical; });

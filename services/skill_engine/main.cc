@@ -16,6 +16,7 @@
 
 #include "libs/rpc/trace_query_router.h"
 #include "libs/rpc/server_runner.h"
+#include "libs/rpc/service_security.h"
 #include "libs/skills/skill_library.h"
 #include "libs/trace/store/trace_manager.h"
 #include "libs/trace/store/trace_store.h"
@@ -32,8 +33,9 @@ constexpr char kUsage[] =
 
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
-  tw::rpc::CheckFlags(argc, argv, kUsage,
-                      {"--listen", "--skills", "--trace-query", "--data-dir", "--memory-budget-mb"});
+  tw::rpc::CheckFlags(argc, argv, kUsage + std::string(tw::rpc::kSecurityUsage),
+                      tw::rpc::WithSecurityFlags(
+                          {"--listen", "--skills", "--trace-query", "--data-dir", "--memory-budget-mb"}));
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   tw::services::SkillEngineOptions options;
@@ -48,6 +50,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
+  auto security = tw::rpc::LoadServiceSecurity(argc, argv);
+  if (!security.ok()) {
+    std::fprintf(stderr, "tracewise-skill-engine: %s\n", std::string(security.status().message()).c_str());
+    return 2;
+  }
+  std::fprintf(stderr, "tracewise-skill-engine: %s\n", tw::rpc::DescribeSecurity(*security).c_str());
+  server.tls = security->tls;
+  server.auth_enabled = security->auth->enabled();
+  options.auth = security->auth;
 
   std::unique_ptr<tw::QueryBackend> backend;
   std::unique_ptr<tw::TraceStore> store;
@@ -70,6 +81,13 @@ int main(int argc, char** argv) {
     store = std::move(*opened);
     manager = std::make_unique<tw::TraceManager>(store.get(), tw::TraceManagerOptions{budget_mb << 20});
     backend = std::make_unique<tw::LocalQueryBackend>(manager.get());
+    options.check_trace = [s = store.get()](const tw::auth::Identity& caller,
+                                            const std::string& trace_id) -> absl::Status {
+      auto stored = s->Find(trace_id);
+      if (stored.ok() && caller.SeesTenant(stored->tenant)) return absl::OkStatus();
+      if (!stored.ok() && stored.status().code() == absl::StatusCode::kInvalidArgument) return stored.status();
+      return absl::NotFoundError("unknown trace '" + trace_id + "'");
+    };
   }
   tw::services::SkillEngineService service(options, backend.get());
   std::fprintf(stderr, "tracewise-skill-engine: %zu skills from %s\n", service.library().size(),

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "absl/strings/str_cat.h"
+#include "libs/rpc/channel_security.h"
 #include "libs/skills/backend_runner.h"
 #include "libs/skills/envelope_proto.h"
 #include "libs/skills/skill_executor.h"
@@ -25,8 +26,9 @@ SkillEngineService::SkillEngineService(SkillEngineOptions options, QueryBackend*
   library_ = skills::SkillLibrary::LoadDirectory(options_.skills_dir, &diags);
 }
 
-grpc::Status SkillEngineService::ListSkills(grpc::ServerContext*, const pb::ListSkillsRequest* request,
+grpc::Status SkillEngineService::ListSkills(grpc::ServerContext* context, const pb::ListSkillsRequest* request,
                                             pb::ListSkillsResponse* response) {
+  if (auto who = options_.auth->Check(context, auth::Permission::kRead); !who.ok()) return ToGrpc(who.status());
   for (const skills::Skill* s : library_.All()) {
     if (!request->category().empty() && s->category != request->category()) continue;
     *response->add_skills() = skills::ToSummary(*s);
@@ -34,9 +36,10 @@ grpc::Status SkillEngineService::ListSkills(grpc::ServerContext*, const pb::List
   return grpc::Status::OK;
 }
 
-grpc::Status SkillEngineService::DescribeSkill(grpc::ServerContext*,
+grpc::Status SkillEngineService::DescribeSkill(grpc::ServerContext* context,
                                                const pb::DescribeSkillRequest* request,
                                                pb::SkillDescription* response) {
+  if (auto who = options_.auth->Check(context, auth::Permission::kRead); !who.ok()) return ToGrpc(who.status());
   const skills::Skill* s = library_.Find(request->name());
   if (!s) return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown skill '" + request->name() + "'");
   *response = skills::ToDescription(*s);
@@ -46,6 +49,17 @@ grpc::Status SkillEngineService::DescribeSkill(grpc::ServerContext*,
 grpc::Status SkillEngineService::InvokeSkill(grpc::ServerContext* context,
                                              const pb::InvokeSkillRequest* request,
                                              grpc::ServerWriter<pb::SkillEvent>* writer) {
+  auto who = options_.auth->Check(context, auth::Permission::kRead);
+  if (!who.ok()) return ToGrpc(who.status());
+  if (options_.check_trace && !who->anonymous()) {
+    if (absl::Status visible = options_.check_trace(*who, request->trace_id()); !visible.ok()) {
+      return ToGrpc(visible);
+    }
+  }
+  // The skill's queries reach trace-query with the caller's own token (this thread runs them),
+  // so trace-query checks the caller's tenancy itself.
+  rpc::ScopedCallAuthorization as_caller(rpc::ServerAuth::CallerAuthorization(context));
+  QueryBackend* backend = backend_;
   const skills::Skill* skill = library_.Find(request->skill());
   if (!skill) {
     return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown skill '" + request->skill() + "'");
@@ -60,7 +74,7 @@ grpc::Status SkillEngineService::InvokeSkill(grpc::ServerContext* context,
   probe.trace_id = request->trace_id();
   probe.sql = "SELECT 1";
   probe.timeout = options_.query_timeout;
-  if (auto r = backend_->Query(probe); !r.ok()) return ToGrpc(r.status());
+  if (auto r = backend->Query(probe); !r.ok()) return ToGrpc(r.status());
 
   // The client's deadline bounds every query; its cancellation stops the run between events.
   absl::Duration timeout = options_.query_timeout;
@@ -68,7 +82,7 @@ grpc::Status SkillEngineService::InvokeSkill(grpc::ServerContext* context,
     timeout = std::min(timeout, absl::FromChrono(context->deadline() - std::chrono::system_clock::now()));
   }
   std::atomic<bool> cancelled{false};
-  skills::BackendQueryRunner runner(backend_, request->trace_id(), timeout, &cancelled);
+  skills::BackendQueryRunner runner(backend, request->trace_id(), timeout, &cancelled);
   skills::ExecutionOptions exec_options;
   exec_options.cancelled = &cancelled;
   skills::SkillExecutor executor(library_, runner, exec_options);
@@ -90,9 +104,10 @@ grpc::Status SkillEngineService::InvokeSkill(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
-grpc::Status SkillEngineService::ValidateSkills(grpc::ServerContext*,
+grpc::Status SkillEngineService::ValidateSkills(grpc::ServerContext* context,
                                                 const pb::ValidateSkillsRequest*,
                                                 pb::ValidateSkillsResponse* response) {
+  if (auto who = options_.auth->Check(context, auth::Permission::kRead); !who.ok()) return ToGrpc(who.status());
   const std::vector<skills::Diagnostic> diags = skills::ValidateSkillDirectory(options_.skills_dir);
   int errors = 0;
   for (const auto& d : diags) {

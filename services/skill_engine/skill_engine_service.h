@@ -3,9 +3,11 @@
 // validates and runs the YAML skills of one directory against traces reached through a
 // QueryBackend (a trace manager in this process, or a trace-query service).
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "libs/rpc/server_auth.h"
 #include "libs/skills/skill_library.h"
 #include "libs/trace/store/query_backend.h"
 #include "tracewise/v1/skill_engine.grpc.pb.h"
@@ -15,6 +17,10 @@ namespace tw::services {
 struct SkillEngineOptions {
   std::string skills_dir;
   absl::Duration query_timeout = absl::Seconds(60);
+  // Authentication (issue #16): off by default.
+  std::shared_ptr<rpc::ServerAuth> auth = std::make_shared<rpc::ServerAuth>();
+  // With an in-process store: NOT_FOUND unless the caller's tenant owns the trace.
+  std::function<absl::Status(const auth::Identity& caller, const std::string& trace_id)> check_trace;
 };
 
 class SkillEngineService final : public tracewise::v1::SkillEngine::Service {

@@ -9,6 +9,7 @@
 #include "libs/common/container_memory.h"
 #include "libs/common/process_memory.h"
 #include "libs/rpc/server_runner.h"
+#include "libs/rpc/service_security.h"
 #include "libs/trace/store/trace_manager.h"
 #include "libs/trace/store/trace_store.h"
 #include "services/trace_query/trace_query_service.h"
@@ -27,8 +28,9 @@ constexpr int64_t kDefaultBudgetMb = 4096;
 
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
-  tw::rpc::CheckFlags(argc, argv, kUsage,
-                      {"--listen", "--data-dir", "--memory-budget-mb", "--max-upload-mb"});
+  tw::rpc::CheckFlags(argc, argv, kUsage + std::string(tw::rpc::kSecurityUsage),
+                      tw::rpc::WithSecurityFlags(
+                          {"--listen", "--data-dir", "--memory-budget-mb", "--max-upload-mb"}));
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   std::string data_dir = FlagValue(argc, argv, "--data-dir");
@@ -59,10 +61,22 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tracewise-trace-query: %s\n", std::string(store.status().message()).c_str());
     return 1;
   }
-  tw::TraceManagerOptions options;
-  options.memory_budget_bytes = budget_bytes;
-  options.process_resident_bytes = [] { return tw::CurrentRssBytes(); };  // the whole process
-  tw::TraceManager manager(store->get(), options);
-  tw::services::TraceQueryService service(&manager);
+  auto security = tw::rpc::LoadServiceSecurity(argc, argv);
+  if (!security.ok()) {
+    std::fprintf(stderr, "tracewise-trace-query: %s\n", std::string(security.status().message()).c_str());
+    return 2;
+  }
+  std::fprintf(stderr, "tracewise-trace-query: %s\n", tw::rpc::DescribeSecurity(*security).c_str());
+  server.tls = security->tls;
+  server.auth_enabled = security->auth->enabled();
+  tw::TraceManagerOptions manager_options;
+  manager_options.memory_budget_bytes = budget_bytes;
+  manager_options.process_resident_bytes = [] { return tw::CurrentRssBytes(); };  // the whole process
+  tw::TraceManager manager(store->get(), manager_options);
+  tw::services::TraceQueryServiceOptions options;
+  options.auth = security->auth;
+  options.quotas = security->quotas;
+  options.audit = security->audit;
+  tw::services::TraceQueryService service(&manager, options);
   return tw::rpc::RunServer("tracewise-trace-query", server, {&service});
 }

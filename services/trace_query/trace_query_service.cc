@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "libs/rpc/cancel_poller.h"
@@ -36,18 +37,63 @@ void ToProto(const ManagedTraceInfo& info, tracewise::v1::TraceInfo* out) {
   out->set_error(info.error);
 }
 
+absl::Status UnknownTrace(const std::string& id) {
+  return absl::NotFoundError(absl::StrCat("unknown trace '", id, "'"));
+}
+
 }  // namespace
+
+absl::StatusOr<auth::Identity> TraceQueryService::CallerFor(grpc::ServerContext* context,
+                                                            auth::Permission permission,
+                                                            const std::string& trace_id) {
+  auto who = options_.auth->Check(context, permission);
+  if (!who.ok() || who->anonymous()) return who;
+  auto stored = manager_->store().Find(trace_id);
+  if (!stored.ok()) {
+    if (stored.status().code() == absl::StatusCode::kInvalidArgument) return stored.status();
+    return UnknownTrace(trace_id);
+  }
+  if (!who->SeesTenant(stored->tenant)) return UnknownTrace(trace_id);
+  return who;
+}
+
+void TraceQueryService::Audit(const auth::Identity& who, const std::string& action,
+                              const std::string& object, const absl::Status& outcome,
+                              const std::string& detail) {
+  if (options_.audit) {
+    options_.audit->Record(who, action, object,
+                           outcome.ok() ? "ok" : absl::StatusCodeToString(outcome.code()), detail);
+  }
+}
 
 grpc::Status TraceQueryService::UploadTrace(grpc::ServerContext* context,
                                             grpc::ServerReader<tracewise::v1::UploadTraceRequest>* reader,
                                             tracewise::v1::UploadTraceResponse* response) {
+  auto who = options_.auth->Authenticate(context);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  if (absl::Status allowed = who->Require(auth::Permission::kUpload); !allowed.ok()) {
+    Audit(*who, "upload", "trace", allowed);
+    return rpc::ToGrpc(allowed);
+  }
   tracewise::v1::UploadTraceRequest request;
   if (!reader->Read(&request) || !request.has_metadata()) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "the first message of an upload must carry its metadata");
   }
   const tracewise::v1::UploadMetadata metadata = request.metadata();
-  auto upload = manager_->store().BeginUpload(metadata.name(), metadata.size_bytes());
+  TraceOwner owner;
+  if (!who->anonymous()) owner = {who->tenant, who->subject};
+  // The tenant's storage quota, against the declared size first and the real size at the end.
+  int64_t held = 0;
+  if (options_.quotas && !owner.tenant.empty()) {
+    held = manager_->store().TenantBytes(owner.tenant);
+    if (absl::Status q = options_.quotas->CheckStoredBytes(owner.tenant, held, metadata.size_bytes());
+        !q.ok()) {
+      Audit(*who, "upload", "trace", q, absl::StrCat("name=", SafeTraceName(metadata.name())));
+      return rpc::ToGrpcWithRetry(context, q);
+    }
+  }
+  auto upload = manager_->store().BeginUpload(metadata.name(), metadata.size_bytes(), owner);
   if (!upload.ok()) return rpc::ToGrpc(upload.status());
   std::string head;
   while (reader->Read(&request)) {
@@ -59,6 +105,12 @@ grpc::Status TraceQueryService::UploadTrace(grpc::ServerContext* context,
     }
     auto status = (*upload)->Append(request.chunk());
     if (!status.ok()) return rpc::ToGrpc(status);  // the partial upload is discarded
+    if (options_.quotas && !owner.tenant.empty()) {
+      if (absl::Status q = options_.quotas->CheckStoredBytes(owner.tenant, held, (*upload)->bytes()); !q.ok()) {
+        Audit(*who, "upload", "trace", q, absl::StrCat("name=", SafeTraceName(metadata.name())));
+        return rpc::ToGrpcWithRetry(context, q);
+      }
+    }
   }
   if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "upload cancelled");
   const TraceFormat format = DetectTraceFormat(head);
@@ -68,14 +120,20 @@ grpc::Status TraceQueryService::UploadTrace(grpc::ServerContext* context,
   }
   auto stored = (*upload)->Finish(metadata.sha256());
   if (!stored.ok()) return rpc::ToGrpc(stored.status());
+  Audit(*who, "upload", "trace/" + stored->id, absl::OkStatus(),
+        absl::StrCat("name=", stored->name, " bytes=", stored->size_bytes,
+                     stored->already_stored ? " already_stored" : ""));
   response->set_trace_id(stored->id);
   response->set_size_bytes(stored->size_bytes);
   response->set_already_stored(stored->already_stored);
   return grpc::Status::OK;
 }
 
-grpc::Status TraceQueryService::LoadTrace(grpc::ServerContext*, const tracewise::v1::LoadTraceRequest* request,
+grpc::Status TraceQueryService::LoadTrace(grpc::ServerContext* context, const tracewise::v1::LoadTraceRequest* request,
                                           tracewise::v1::TraceInfo* response) {
+  if (auto who = CallerFor(context, auth::Permission::kRead, request->trace_id()); !who.ok()) {
+    return rpc::ToGrpc(who.status());
+  }
   auto info = manager_->Load(request->trace_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   ToProto(*info, response);
@@ -84,6 +142,9 @@ grpc::Status TraceQueryService::LoadTrace(grpc::ServerContext*, const tracewise:
 
 grpc::Status TraceQueryService::Query(grpc::ServerContext* context, const tracewise::v1::QueryRequest* request,
                                       grpc::ServerWriter<tracewise::v1::QueryResponse>* writer) {
+  if (auto who = CallerFor(context, auth::Permission::kRead, request->trace_id()); !who.ok()) {
+    return rpc::ToGrpc(who.status());
+  }
   // A client's cancellation (or disconnect) reaches the engine even while a query computes for a
   // long time before its first row.
   std::atomic<bool> cancelled{false};
@@ -95,8 +156,8 @@ grpc::Status TraceQueryService::Query(grpc::ServerContext* context, const tracew
   query.max_rows = request->max_rows() > 0 ? request->max_rows() : options_.default_max_rows;
   query.cancelled = &cancelled;
   // The tighter of the request's timeout and the call's deadline.
-  absl::Duration timeout = absl::InfiniteDuration();
-  if (request->timeout_ms() > 0) timeout = absl::Milliseconds(request->timeout_ms());
+  absl::Duration timeout = absl::Milliseconds(options_.default_timeout_ms);
+  if (request->timeout_ms() > 0) timeout = std::min(timeout, absl::Milliseconds(request->timeout_ms()));
   const auto deadline = context->deadline();
   if (deadline != std::chrono::system_clock::time_point::max()) {
     timeout = std::min(timeout, absl::FromChrono(deadline - std::chrono::system_clock::now()));
@@ -146,8 +207,11 @@ grpc::Status TraceQueryService::Query(grpc::ServerContext* context, const tracew
   return grpc::Status::OK;
 }
 
-grpc::Status TraceQueryService::GetSchema(grpc::ServerContext*, const tracewise::v1::GetSchemaRequest* request,
+grpc::Status TraceQueryService::GetSchema(grpc::ServerContext* context, const tracewise::v1::GetSchemaRequest* request,
                                           tracewise::v1::GetSchemaResponse* response) {
+  if (auto who = CallerFor(context, auth::Permission::kRead, request->trace_id()); !who.ok()) {
+    return rpc::ToGrpc(who.status());
+  }
   auto schema = backend_.GetSchema(request->trace_id());
   if (!schema.ok()) return rpc::ToGrpc(schema.status());
   for (const TableColumns& t : *schema) {
@@ -158,16 +222,51 @@ grpc::Status TraceQueryService::GetSchema(grpc::ServerContext*, const tracewise:
   return grpc::Status::OK;
 }
 
-grpc::Status TraceQueryService::UnloadTrace(grpc::ServerContext*, const tracewise::v1::UnloadTraceRequest* request,
+grpc::Status TraceQueryService::UnloadTrace(grpc::ServerContext* context, const tracewise::v1::UnloadTraceRequest* request,
                                             tracewise::v1::UnloadTraceResponse*) {
+  // Another tenant's trace is NOT_FOUND before the role is even considered.
+  auto who = CallerFor(context, auth::Permission::kRead, request->trace_id());
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  if (absl::Status allowed = who->Require(auth::Permission::kDelete); !allowed.ok()) {
+    return rpc::ToGrpc(allowed);
+  }
   return rpc::ToGrpc(manager_->Unload(request->trace_id()));
 }
 
-grpc::Status TraceQueryService::ListTraces(grpc::ServerContext*, const tracewise::v1::ListTracesRequest*,
+grpc::Status TraceQueryService::DeleteTrace(grpc::ServerContext* context, const tracewise::v1::DeleteTraceRequest* request,
+                                            tracewise::v1::DeleteTraceResponse*) {
+  auto who = CallerFor(context, auth::Permission::kRead, request->trace_id());
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  const std::string object = "trace/" + request->trace_id();
+  if (absl::Status allowed = who->Require(auth::Permission::kDelete); !allowed.ok()) {
+    Audit(*who, "delete", object, allowed);
+    return rpc::ToGrpc(allowed);
+  }
+  absl::Status unloaded = manager_->Unload(request->trace_id());
+  absl::Status deleted = unloaded.ok() ? manager_->store().Delete(request->trace_id()) : unloaded;
+  Audit(*who, "delete", object, deleted);
+  return rpc::ToGrpc(deleted);
+}
+
+grpc::Status TraceQueryService::ListTraces(grpc::ServerContext* context, const tracewise::v1::ListTracesRequest*,
                                            tracewise::v1::ListTracesResponse* response) {
-  for (const ManagedTraceInfo& info : manager_->List()) ToProto(info, response->add_traces());
-  response->set_memory_budget_bytes(manager_->memory_budget_bytes());
-  response->set_memory_used_bytes(manager_->memory_used_bytes());
+  auto who = options_.auth->Check(context, auth::Permission::kRead);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  // Traces are the tenant's shared data: every role lists the tenant's, nobody another's.
+  std::set<std::string> visible;
+  if (!who->anonymous()) {
+    for (const StoredTrace& t : manager_->store().List()) {
+      if (who->SeesTenant(t.tenant)) visible.insert(t.id);
+    }
+  }
+  for (const ManagedTraceInfo& info : manager_->List()) {
+    if (who->anonymous() || visible.count(info.id)) ToProto(info, response->add_traces());
+  }
+  // The process's memory is every tenant's business only through an admin.
+  if (who->anonymous() || who->Allows(auth::Permission::kListTenant)) {
+    response->set_memory_budget_bytes(manager_->memory_budget_bytes());
+    response->set_memory_used_bytes(manager_->memory_used_bytes());
+  }
   return grpc::Status::OK;
 }
 

@@ -27,6 +27,7 @@ struct WorldOptions {
   double noise_load = 0.15;       // fraction of each noise thread's time spent running
   double noise_mean_run_ns = 350'000;
   bool app_running = true;        // false: the app is forked during the trace (cold start)
+  std::vector<std::string> hostile_text;  // TracegenOptions::hostile_text
 };
 
 struct LogLine {

@@ -98,6 +98,12 @@ void FramePipeline::MainGenerator(int64_t now) {
   prog.push_back(Action::Print(e));
   prog.push_back(b("draw"));
   prog.push_back(work(heavy ? 0.2 : 0.07));
+  const std::vector<std::string>& hostile = w_->options().hostile_text;
+  if (!hostile.empty()) {  // text the app chose to trace (hostile-input tests)
+    prog.push_back(b(hostile[static_cast<size_t>(idx) % hostile.size()]));
+    prog.push_back(work(0.01));
+    prog.push_back(Action::Print(e));
+  }
   prog.push_back(Action::Print(e));
   prog.push_back(Action::Print(e));  // traversal
   if (auto it = injections_.find(idx); it != injections_.end()) {

@@ -592,12 +592,19 @@ absl::StatusOr<GroundTruth> GenerateTrace(const TracegenOptions& options, const 
   wo.noise_load = entry->noise_load;
   wo.noise_mean_run_ns = entry->noise_mean_run_ns;
   wo.app_running = entry->app_running;
+  wo.hostile_text = options.hostile_text;
 
   synth::TraceFile file;
   if (absl::Status st = file.Open(path); !st.ok()) return st;
   auto world = std::make_unique<AndroidWorld>(wo, &file);
   Scenario scenario;
   entry->build(*world, p, scenario);
+  for (size_t i = 0; i < options.hostile_text.size(); ++i) {
+    for (int64_t t = wo.start_ns + 500'000'000; t < wo.start_ns + p.duration_ns; t += 1'000'000'000) {
+      world->Log(t + static_cast<int64_t>(i) * 1000, AndroidWorld::kAppPid, AndroidWorld::kAppPid,
+                 kLogWarn, AndroidWorld::kPackage, options.hostile_text[i]);
+    }
+  }
   world->Begin();
   world->Finish();
   if (scenario.frames) scenario.frames->Finish(&file);

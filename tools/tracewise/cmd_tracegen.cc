@@ -17,7 +17,7 @@ void TracegenUsage() {
   std::fprintf(stderr,
                "usage: tracewise tracegen SCENARIO -o OUT.pftrace [--seed N] [--duration-s S]\n"
                "                          [--fps 60|90|120] [--severity X] "
-               "[--compact-sched=true|false]\n"
+               "[--compact-sched=true|false] [--hostile-text TEXT]...\n"
                "       tracewise tracegen --list\n");
 }
 
@@ -58,6 +58,8 @@ int RunTracegen(const Args& args) {
       o.duration_s = std::strtod(v.c_str(), nullptr);
     } else if (Option(args, &i, "--fps", &v)) {
       o.fps = std::atoi(v.c_str());
+    } else if (Option(args, &i, "--hostile-text", &v)) {
+      o.hostile_text.push_back(v);  // repeatable: slice and log text for hostile-input tests
     } else if (Option(args, &i, "--severity", &v)) {
       o.severity = std::strtod(v.c_str(), nullptr);
     } else if (Option(args, &i, "--compact-sched", &v)) {

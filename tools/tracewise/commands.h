@@ -20,5 +20,6 @@ int RunSkillCommand(const Args& args);
 int RunLlm(const Args& args);
 int RunChat(const Args& args);
 int RunMcp(const Args& args);
+int RunAuth(const Args& args);
 
 }  // namespace tw::cli

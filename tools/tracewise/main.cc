@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "libs/rpc/channel_security.h"
 #include "tools/tracewise/commands.h"
 
 namespace {
@@ -23,7 +24,9 @@ void PrintUsage() {
                "  tracegen SCENARIO -o OUT | --list           synthetic Android trace + ground truth\n"
                "  skill list|describe|run|validate ...        analysis skills (skill --help)\n"
                "  llm ping [\"prompt\"]                          check the configured LLM provider\n"
-               "  mcp [--data-dir DIR] [--services ...]       MCP server on stdio (mcp --help)\n");
+               "  mcp [--data-dir DIR] [--services ...]       MCP server on stdio (mcp --help)\n"
+
+               "  auth issue|list|check|token ...             API keys and tokens (auth --help)\n");
 }
 
 }  // namespace
@@ -32,6 +35,11 @@ int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     PrintUsage();
     return argc < 2 ? 2 : 0;
+  }
+  // Remote modes (--services) reach the services with TRACEWISE_TOKEN and TRACEWISE_TLS_*.
+  if (absl::Status s = tw::rpc::SetClientSecurityFromEnv(); !s.ok()) {
+    std::fprintf(stderr, "tracewise: %s\n", std::string(s.message()).c_str());
+    return 2;
   }
   const std::string command = argv[1];
   tw::cli::Args args(argv + 2, argv + argc);
@@ -46,6 +54,7 @@ int main(int argc, char** argv) {
   if (command == "llm") return tw::cli::RunLlm(args);
   if (command == "chat") return tw::cli::RunChat(args);
   if (command == "mcp") return tw::cli::RunMcp(args);
+  if (command == "auth") return tw::cli::RunAuth(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;

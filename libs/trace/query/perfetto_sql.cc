@@ -796,8 +796,33 @@ std::string ErrorText(const Function* fn) {
   return absl::StrCat(fn->name, ": ", sqlite3_errmsg(fn->db));
 }
 
+// Calls of PERFETTO functions nest on this thread's stack (a body's statement runs inside the
+// caller's step). A function that calls itself without end would overflow the stack and take
+// the whole process down: past this depth the call fails instead (hostile input, issue #16).
+constexpr int kMaxCallDepth = 100;
+thread_local int call_depth = 0;
+
+class CallDepthGuard {
+ public:
+  CallDepthGuard() { ++call_depth; }
+  ~CallDepthGuard() { --call_depth; }
+  CallDepthGuard(const CallDepthGuard&) = delete;
+  CallDepthGuard& operator=(const CallDepthGuard&) = delete;
+  bool too_deep() const { return call_depth > kMaxCallDepth; }
+};
+
+std::string TooDeepText(const Function* fn) {
+  return absl::StrCat(fn->name, ": PERFETTO functions nested more than ", kMaxCallDepth,
+                      " calls deep (runaway recursion?)");
+}
+
 void ScalarCall(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   auto* fn = static_cast<Function*>(sqlite3_user_data(ctx));
+  CallDepthGuard depth;
+  if (depth.too_deep()) {
+    sqlite3_result_error(ctx, TooDeepText(fn).c_str(), -1);
+    return;
+  }
   BodyLease lease(fn);
   if (!lease.ok()) {
     sqlite3_result_error(ctx, ErrorText(fn).c_str(), -1);
@@ -929,6 +954,13 @@ int TableFnFilter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc,
   for (size_t a = 0; a < fn->args.size(); ++a) {
     const bool given = (idx_num >> a) & 1;
     c->args.push_back(given && next < argc ? sqlite3_value_dup(argv[next++]) : nullptr);
+  }
+  CallDepthGuard depth;
+  if (depth.too_deep()) {
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", TooDeepText(fn).c_str());
+    c->Clear();
+    return SQLITE_ERROR;
   }
   BodyLease lease(fn);
   auto fail = [&](int rc) {

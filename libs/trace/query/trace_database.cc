@@ -17,6 +17,7 @@
 #include "libs/common/status_macros.h"
 #include "libs/trace/query/perfetto_sql.h"
 #include "libs/trace/query/prelude.h"
+#include "libs/trace/query/bounded_printf.h"
 #include "libs/trace/query/read_only_guard.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
@@ -29,6 +30,8 @@ namespace {
 // How often (in SQLite VM instructions) the deadline and the cancel flag are looked at: often
 // enough to stop within a millisecond or so, rarely enough to cost nothing.
 constexpr int kProgressInterval = 1000;
+// The largest single string or blob a statement may build (SQLite's own default is 1 GB).
+constexpr int kMaxValueBytes = 64 << 20;
 
 enum class StopReason { kNone, kDeadline, kCancelled };
 
@@ -459,6 +462,13 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   sqlite3_extended_result_codes(db, 1);
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);  // no writable_schema tricks
+  // Hostile SQL (issue #16): no other database may be attached (VACUUM INTO attaches one too,
+  // and would write a file), one value cannot grow past kMaxValueBytes (a doubling recursive
+  // CTE ends in "string or blob too big", not in an exhausted process), and triggers on the
+  // caller's own tables cannot recurse deeply.
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+  sqlite3_limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 16);
   sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nullptr, nullptr, nullptr);
 
   for (Table* table : storage->AllTables()) {
@@ -471,6 +481,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   }
   impl.native_functions = std::make_unique<SqlFunctionContext>(storage);
   RETURN_IF_ERROR(RegisterSqlFunctions(db, impl.native_functions.get()));
+  RETURN_IF_ERROR(RegisterBoundedPrintf(db));
 
   // Every function and virtual-table module existing now (SQLite's and ours, the intrinsic
   // tables included) is off limits for CREATE PERFETTO FUNCTION: a table function is a module,
