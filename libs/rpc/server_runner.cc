@@ -48,6 +48,19 @@ int RunServer(const std::string& name, const ServerOptions& options,
                  "can read and change every trace and session (give --auth-config)\n",
                  name.c_str(), options.listen.c_str());
   }
+  // Kubernetes' gRPC probes cannot present a client certificate: with TLS on, health can be
+  // served on a plaintext port of its own (health only — no service of ours is reachable there).
+  std::unique_ptr<grpc::Server> health;
+  if (!options.health_listen.empty()) {
+    grpc::ServerBuilder health_builder;
+    int health_port = 0;
+    health_builder.AddListeningPort(options.health_listen, grpc::InsecureServerCredentials(), &health_port);
+    health = health_builder.BuildAndStart();
+    if (!health || health_port == 0) {
+      std::fprintf(stderr, "%s: cannot listen on %s (health)\n", name.c_str(), options.health_listen.c_str());
+      return 1;
+    }
+  }
   std::printf("%s listening on %s:%d\n", name.c_str(), host.c_str(), port);
   std::fflush(stdout);
 
@@ -55,6 +68,7 @@ int RunServer(const std::string& name, const ServerOptions& options,
   sigwait(&signals, &received);
   std::fprintf(stderr, "%s: signal %d, shutting down\n", name.c_str(), received);
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (health) health->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
   return 0;
 }
 

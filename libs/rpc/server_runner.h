@@ -19,6 +19,8 @@ struct ServerOptions {
   int max_message_bytes = 64 << 20;
   // TLS (mTLS with tls.ca) from files; plaintext when not enabled. See service_security.h.
   TlsFiles tls;
+  // HOST:PORT of a plaintext port serving only the gRPC health service (probes); empty = none.
+  std::string health_listen;
   // Only for the start-up warning: serving a non-loopback address without auth says so loudly.
   bool auth_enabled = false;
 };

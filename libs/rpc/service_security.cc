@@ -8,7 +8,8 @@
 namespace tw::rpc {
 
 std::vector<std::string> SecurityFlagNames() {
-  return {"--auth-config", "--tls-cert", "--tls-key", "--tls-ca", "--tls-server-name", "--audit-log"};
+  return {"--auth-config", "--tls-cert",  "--tls-key",   "--tls-ca",
+          "--tls-server-name", "--audit-log", "--health-listen"};
 }
 
 const char kSecurityUsage[] =
@@ -17,7 +18,8 @@ const char kSecurityUsage[] =
     "                        serve TLS; with --tls-ca, mTLS (client certificates required, and\n"
     "                        this service's own calls present --tls-cert)\n"
     "  --tls-server-name N   the name other services' certificates are checked against\n"
-    "  --audit-log FILE      where uploads, questions, exports and deletions are recorded\n";
+    "  --audit-log FILE      where uploads, questions, exports and deletions are recorded\n"
+    "  --health-listen HOST:PORT  plaintext gRPC health only (probes, when TLS is on)\n";
 
 std::vector<std::string> WithSecurityFlags(std::vector<std::string> flags) {
   for (std::string& f : SecurityFlagNames()) flags.push_back(std::move(f));
@@ -41,6 +43,7 @@ absl::StatusOr<ServiceSecurity> LoadServiceSecurity(int argc, char** argv) {
   security.tls.key = FlagValue(argc, argv, "--tls-key");
   security.tls.ca = FlagValue(argc, argv, "--tls-ca");
   security.tls.server_name = FlagValue(argc, argv, "--tls-server-name");
+  security.health_listen = FlagValue(argc, argv, "--health-listen");
   if (security.tls.enabled() && (security.tls.cert.empty() || security.tls.key.empty())) {
     return absl::InvalidArgumentError("TLS needs --tls-cert and --tls-key (and --tls-ca for mTLS)");
   }

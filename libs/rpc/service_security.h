@@ -6,6 +6,7 @@
 //                        calls to other services present --tls-cert and verify them with the CA
 //   --tls-server-name N  the name other services' certificates are checked against
 //   --audit-log FILE     where audited actions go (default: the config's audit_log)
+//   --health-listen HOST:PORT   plaintext gRPC health only (Kubernetes probes cannot do mTLS)
 
 #include <memory>
 #include <optional>
@@ -27,6 +28,7 @@ struct ServiceSecurity {
   std::shared_ptr<auth::TenantQuotas> quotas = std::make_shared<auth::TenantQuotas>(auth::QuotaSettings{});
   std::shared_ptr<auth::AuditLog> audit = std::make_shared<auth::AuditLog>();
   TlsFiles tls;
+  std::string health_listen;  // --health-listen: ServerOptions::health_listen
 };
 
 // Also configures this process's outgoing channels (SetClientSecurity with the same TLS files).

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "tracewise-skill-engine: %s\n", tw::rpc::DescribeSecurity(*security).c_str());
   server.tls = security->tls;
   server.auth_enabled = security->auth->enabled();
+  server.health_listen = security->health_listen;
   options.auth = security->auth;
 
   std::unique_ptr<tw::QueryBackend> backend;

@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "tracewise-trace-query: %s\n", tw::rpc::DescribeSecurity(*security).c_str());
   server.tls = security->tls;
   server.auth_enabled = security->auth->enabled();
+  server.health_listen = security->health_listen;
   tw::TraceManagerOptions manager_options;
   manager_options.memory_budget_bytes = budget_bytes;
   manager_options.process_resident_bytes = [] { return tw::CurrentRssBytes(); };  // the whole process

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "tracewise-verifier: %s\n", tw::rpc::DescribeSecurity(*security).c_str());
   server.tls = security->tls;
   server.auth_enabled = security->auth->enabled();
+  server.health_listen = security->health_listen;
   tw::services::VerifierService service(security->auth);
   return tw::rpc::RunServer("tracewise-verifier", server, {&service});
 }
