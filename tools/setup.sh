@@ -13,10 +13,11 @@ PACKAGES=(
   libcpp-httplib-dev libcli11-dev libssl-dev libjwt-dev openssl
   postgresql libpq-dev
   golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev
+  chromium
 )
-# Node.js + npm run the chart's schema checks (tools/chart) and the MCP SDK client tests. A
-# machine that already has a node (e.g. from another source) keeps it; Debian's are installed
-# only when none is on PATH.
+# Node.js + npm build the web app (services/gateway/web), run the chart's schema checks
+# (tools/chart) and the MCP SDK client tests. A machine that already has a node (e.g. from
+# another source) keeps it; Debian's are installed only when none is on PATH.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   PACKAGES+=(nodejs npm)
 fi
@@ -40,11 +41,11 @@ else
   echo "setup: done"
 fi
 
-# npm packages of the project's checks and tests, exactly as each package-lock.json pins them;
-# skipped when node_modules was installed from that very lock file (its checksum is stamped
-# inside).
+# npm packages of the web app (bundler, UI libraries, playwright-core for the browser tests) and
+# of the project's checks and tests, exactly as each package-lock.json pins them; skipped when
+# node_modules was installed from that very lock file (its checksum is stamped inside).
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-for dir in "$ROOT/tools/chart" "$ROOT/tests/tools/tracewise/mcp/sdk_client"; do
+for dir in "$ROOT/services/gateway/web" "$ROOT/tools/chart" "$ROOT/tests/tools/tracewise/mcp/sdk_client"; do
   want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
   have=$(cat "$dir/node_modules/.tracewise-lock-sha256" 2>/dev/null || true)
   if [ "$want" != "$have" ]; then

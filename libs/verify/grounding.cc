@@ -107,19 +107,16 @@ bool QuotedIn(const std::string& cell, const std::string& written) {
 
 }  // namespace
 
-bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& artifacts) {
-  for (const Artifact* artifact : artifacts) {
-    for (const Cell& parameter : artifact->parameters) {
-      const auto value = Numeric(parameter);
-      if (!value) continue;
-      for (double scale : Scales(number.unit, ColumnUnit::kUnknown)) {
-        if (Near(*value * scale, number)) return true;
-      }
-    }
-    for (const auto& row : artifact->rows) {
+std::optional<GroundingSite> LocateGrounding(const StatedNumber& number,
+                                             const std::vector<const Artifact*>& artifacts) {
+  for (size_t a = 0; a < artifacts.size(); ++a) {
+    const Artifact* artifact = artifacts[a];
+    for (size_t r = 0; r < artifact->rows.size(); ++r) {
+      const auto& row = artifact->rows[r];
       for (size_t c = 0; c < row.size(); ++c) {
+        const GroundingSite site{a, static_cast<int64_t>(r), static_cast<int>(c)};
         if (const auto* text = std::get_if<std::string>(&row[c]); text && QuotedIn(*text, number.text)) {
-          return true;
+          return site;
         }
         const auto value = Numeric(row[c]);
         if (!value) continue;
@@ -127,15 +124,28 @@ bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& 
             c < artifact->columns.size() ? artifact->columns[c].unit : ColumnUnit::kUnknown;
         if (number.unit == NumberUnit::kNone && unit == ColumnUnit::kDurationNs) continue;
         for (double scale : Scales(number.unit, unit)) {
-          if (Near(*value * scale, number)) return true;
+          if (Near(*value * scale, number)) return site;
         }
       }
       if (number.unit == NumberUnit::kPercent && RowRatioMatches(number, row)) {
-        return true;
+        return GroundingSite{a, static_cast<int64_t>(r), -1};
       }
     }
   }
-  return false;
+  for (size_t a = 0; a < artifacts.size(); ++a) {
+    for (const Cell& parameter : artifacts[a]->parameters) {
+      const auto value = Numeric(parameter);
+      if (!value) continue;
+      for (double scale : Scales(number.unit, ColumnUnit::kUnknown)) {
+        if (Near(*value * scale, number)) return GroundingSite{a, -1, -1};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool IsGrounded(const StatedNumber& number, const std::vector<const Artifact*>& artifacts) {
+  return LocateGrounding(number, artifacts).has_value();
 }
 
 bool IsWellKnownConstant(const StatedNumber& n) {

@@ -1,0 +1,221 @@
+// POST /api/traces (upload), GET /api/traces, GET /api/traces/{id}, GET /api/traces/{id}/overview.
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "services/gateway/json_convert.h"
+#include "services/gateway/skill_run.h"
+#include "services/gateway/sql_page.h"
+
+namespace tw::gateway {
+namespace {
+
+constexpr size_t kChunkBytes = 1 << 20;  // one UploadTraceRequest chunk
+
+bool IsHexSha256(const std::string& s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+         });
+}
+
+// Streams the request body to TraceQuery.UploadTrace in 1 MiB chunks as it arrives: the
+// gateway never holds more than a chunk (gRPC's flow control blocks Write while trace-query is
+// behind). Over the size limit, or once trace-query has refused the upload, the rest of the
+// body is read and dropped so the HTTP connection stays in step, and the refusal is answered.
+void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response& res,
+            const httplib::ContentReader& reader, const Caller& caller) {
+  const int64_t limit = ctx.options.max_upload_bytes;
+  const int64_t declared = std::max<int64_t>(0, ContentLength(req));
+  std::string sha256 = req.get_header_value("X-Content-SHA256");
+  if (sha256.empty()) sha256 = req.get_param_value("sha256");
+  if (!sha256.empty() && !IsHexSha256(sha256)) {
+    reader([](const char*, size_t) { return true; });
+    return SendError(res, absl::InvalidArgumentError("the sha256 checksum must be 64 hex digits"));
+  }
+  std::string name = req.get_param_value("name");
+  if (name.empty()) name = req.get_header_value("X-Trace-Name");
+  if (name.empty()) name = "upload.trace";
+  if (declared > limit) {
+    reader([](const char*, size_t) { return true; });  // httplib drops a body over its own limit
+    return SendTooLarge(res, absl::StrCat("the trace is ", declared, " bytes, over the upload limit of ",
+                                          limit, " bytes"));
+  }
+
+  auto call = ctx.NewCall(caller, ctx.options.upload_timeout_ms);
+  pb::UploadTraceResponse response;
+  auto writer = ctx.trace_query->UploadTrace(call.get(), &response);
+  pb::UploadTraceRequest message;
+  message.mutable_metadata()->set_name(name);
+  message.mutable_metadata()->set_size_bytes(declared);
+  message.mutable_metadata()->set_sha256(sha256);
+  bool forwarding = writer->Write(message);
+  std::string chunk;
+  chunk.reserve(kChunkBytes);
+  int64_t received = 0;
+  bool over = false;
+  auto flush = [&] {
+    if (!forwarding || chunk.empty()) return;
+    message.Clear();
+    message.set_chunk(chunk);
+    forwarding = writer->Write(message);
+    chunk.clear();
+  };
+  const bool complete = reader([&](const char* data, size_t n) {
+    received += static_cast<int64_t>(n);
+    if (received > limit) {
+      if (!over) {
+        over = true;
+        call->TryCancel();
+        forwarding = false;
+      }
+      return received <= 2 * limit;  // drop the rest; give up on a body that never ends
+    }
+    if (!forwarding) return true;
+    chunk.append(data, n);
+    if (chunk.size() >= kChunkBytes) flush();
+    return true;
+  });
+  if (over) {
+    writer->Finish();
+    return SendTooLarge(res, absl::StrCat("the trace is over the upload limit of ", limit, " bytes"));
+  }
+  if (!complete) {
+    call->TryCancel();
+    writer->Finish();
+    return SendError(res, absl::InvalidArgumentError("the upload was cut short before the whole body arrived"));
+  }
+  flush();
+  writer->WritesDone();
+  const grpc::Status status = writer->Finish();
+  if (!status.ok()) {
+    const absl::Status s = FromGrpc(status);
+    if (s.code() == absl::StatusCode::kResourceExhausted) return SendTooLarge(res, std::string(s.message()));
+    return SendError(res, s);
+  }
+  SendJson(res, response.already_stored() ? 200 : 201,
+           {{"trace_id", response.trace_id()},
+            {"sha256", response.trace_id()},
+            {"name", name},
+            {"size_bytes", response.size_bytes()},
+            {"already_stored", response.already_stored()}});
+}
+
+absl::StatusOr<pb::TraceInfo> LoadTrace(GatewayContext& ctx, const Caller& caller, const std::string& id) {
+  pb::LoadTraceRequest request;
+  request.set_trace_id(id);
+  pb::TraceInfo info;
+  auto call = ctx.NewCall(caller, ctx.options.query_timeout_ms);
+  const grpc::Status status = ctx.trace_query->LoadTrace(call.get(), request, &info);
+  if (!status.ok()) return FromGrpc(status);
+  return info;
+}
+
+struct Capability {
+  const char* name;
+  const char* label;
+  const char* table;
+};
+
+// What data a trace holds, by the tables that analyses read.
+constexpr Capability kCapabilities[] = {
+    {"sched", "CPU scheduling", "sched"},
+    {"thread_state", "thread states", "thread_state"},
+    {"slices", "slices (atrace / track events)", "slice"},
+    {"frames", "frame timeline", "actual_frame_timeline_slice"},
+    {"counters", "counters (frequency, memory, ...)", "counter"},
+    {"logs", "Android logs", "android_logs"},
+    {"processes", "processes", "process"},
+    {"threads", "threads", "thread"},
+};
+
+absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& caller, const std::string& id) {
+  auto info = LoadTrace(ctx, caller, id);
+  if (!info.ok()) return info.status();
+  SqlPageRequest counts{id, "SELECT "};
+  for (size_t i = 0; i < std::size(kCapabilities); ++i) {
+    absl::StrAppend(&counts.sql, i ? ", " : "", "(SELECT COUNT(*) FROM ", kCapabilities[i].table,
+                    ") AS ", kCapabilities[i].name);
+  }
+  auto count_page = QueryPage(ctx, caller, counts);
+  if (!count_page.ok()) return count_page.status();
+  nlohmann::json capabilities = nlohmann::json::array();
+  const auto& row = (*count_page)["rows"][0];
+  for (size_t i = 0; i < std::size(kCapabilities); ++i) {
+    const int64_t n = row[i].is_number_integer() ? row[i].get<int64_t>() : 0;
+    capabilities.push_back({{"name", kCapabilities[i].name}, {"label", kCapabilities[i].label},
+                            {"table", kCapabilities[i].table}, {"rows", n}, {"present", n > 0}});
+  }
+  SqlPageRequest processes{id,
+                           "SELECT p.upid, p.pid, p.name, COUNT(t.utid) AS threads FROM process p "
+                           "LEFT JOIN thread t ON t.upid = p.upid GROUP BY p.upid "
+                           "ORDER BY threads DESC, p.upid"};
+  processes.limit = 1000;
+  auto process_page = QueryPage(ctx, caller, processes);
+  if (!process_page.ok()) return process_page.status();
+  nlohmann::json process_list = nlohmann::json::array();
+  for (const auto& r : (*process_page)["rows"]) {
+    process_list.push_back({{"upid", r[0]}, {"pid", r[1]}, {"name", r[2]}, {"threads", r[3]}});
+  }
+  // The focus app: the focus_app skill's best candidate (its first row).
+  nlohmann::json focus = nullptr;
+  auto run = RunSkill(ctx, caller, id, "focus_app", {});
+  if (run.ok() && (*run)["outcome"] == "ok") {
+    for (const auto& step : (*run)["steps"]) {
+      if (step["step"] != "candidates" || !step.contains("envelope")) continue;
+      const auto& env = step["envelope"];
+      if (env["rows"].empty()) break;
+      const auto& best = env["rows"][0];
+      focus = nlohmann::json::object();
+      for (size_t c = 0; c < env["columns"].size(); ++c) focus[env["columns"][c]["name"].get<std::string>()] = best[c];
+      focus["name"] = focus.value("process_name", nlohmann::json(nullptr));
+      if (focus.value("foreground_evidence", 0) == 0) {
+        focus["reason"] = "guessed from main-thread CPU time (no frames, launches or input)";
+      }
+    }
+  }
+  return nlohmann::json{{"info", TraceInfoJson(*info)},
+                        {"capabilities", std::move(capabilities)},
+                        {"processes", std::move(process_list)},
+                        {"focus_app", std::move(focus)}};
+}
+
+}  // namespace
+
+void RegisterTraceRoutes(httplib::Server& server, GatewayContext& ctx) {
+  server.Post("/api/traces", [&ctx](const httplib::Request& req, httplib::Response& res,
+                                    const httplib::ContentReader& reader) {
+    auto caller = ctx.authenticate(req.get_header_value("Authorization"));
+    if (!caller.ok()) {
+      reader([](const char*, size_t) { return true; });
+      return SendError(res, caller.status());
+    }
+    Upload(ctx, req, res, reader, *caller);
+  });
+  server.Get("/api/traces", Api(ctx, [&ctx](const httplib::Request&, httplib::Response& res,
+                                            const Caller& caller) {
+               pb::ListTracesResponse response;
+               auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
+               const grpc::Status status =
+                   ctx.trace_query->ListTraces(call.get(), pb::ListTracesRequest(), &response);
+               if (!status.ok()) return SendError(res, FromGrpc(status));
+               nlohmann::json traces = nlohmann::json::array();
+               for (const auto& t : response.traces()) traces.push_back(TraceInfoJson(t));
+               SendJson(res, 200, {{"traces", std::move(traces)},
+                                   {"memory_budget_bytes", response.memory_budget_bytes()},
+                                   {"memory_used_bytes", response.memory_used_bytes()}});
+             }));
+  server.Get(R"(/api/traces/([^/]+))", Api(ctx, [&ctx](const httplib::Request& req,
+                                                       httplib::Response& res, const Caller& caller) {
+               auto info = LoadTrace(ctx, caller, req.matches[1]);
+               if (!info.ok()) return SendError(res, info.status());
+               SendJson(res, 200, TraceInfoJson(*info));
+             }));
+  server.Get(R"(/api/traces/([^/]+)/overview)",
+             Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+               auto overview = Overview(ctx, caller, req.matches[1]);
+               if (!overview.ok()) return SendError(res, overview.status());
+               SendJson(res, 200, *overview);
+             }));
+}
+
+}  // namespace tw::gateway
