@@ -26,6 +26,11 @@ void ScriptedLlmServer::Enqueue(ScriptedResponse response) {
   script_.push_back(std::move(response));
 }
 
+void ScriptedLlmServer::ClearScript() {
+  std::lock_guard<std::mutex> lock(mu_);
+  script_.clear();
+}
+
 std::vector<ReceivedRequest> ScriptedLlmServer::Requests() const {
   std::lock_guard<std::mutex> lock(mu_);
   return received_;

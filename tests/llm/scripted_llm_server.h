@@ -43,6 +43,8 @@ class ScriptedLlmServer {
   ~ScriptedLlmServer();
 
   void Enqueue(ScriptedResponse response);
+  // Drops the responses not served yet (a test that scripts a conversation step by step).
+  void ClearScript();
   std::string BaseUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
   std::vector<ReceivedRequest> Requests() const;

@@ -145,6 +145,12 @@ void AndroidWorld::BuildSystem() {
       noise_threads.push_back(s.AddThread(p, pid + 1 + static_cast<int32_t>(k), name, 120 + static_cast<int32_t>(k % 3) * 5));
     }
   }
+  for (const std::string& name : o_.extra_process_names) {
+    const int32_t pid = next_pid_;
+    next_pid_ += 53;
+    const int32_t p = s.AddProcess(pid, 10'999, name, true);
+    noise_threads.push_back(s.AddThread(p, pid, name, 120));
+  }
   for (int32_t t : noise_threads) {
     const double sleep = mean_sleep * (0.5 + s.rng().Uniform());
     // Java processes trace their looper work; native daemons mostly do not.

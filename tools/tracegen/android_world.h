@@ -28,6 +28,9 @@ struct WorldOptions {
   double noise_mean_run_ns = 350'000;
   bool app_running = true;        // false: the app is forked during the trace (cold start)
   std::vector<std::string> hostile_text;  // TracegenOptions::hostile_text
+  // Background processes with exactly these names (hostile-input tests: markup or prompt
+  // injection in a process name), each with one lightly loaded thread of the same name.
+  std::vector<std::string> extra_process_names;
 };
 
 struct LogLine {

@@ -593,6 +593,7 @@ absl::StatusOr<GroundTruth> GenerateTrace(const TracegenOptions& options, const 
   wo.noise_mean_run_ns = entry->noise_mean_run_ns;
   wo.app_running = entry->app_running;
   wo.hostile_text = options.hostile_text;
+  wo.extra_process_names = options.extra_process_names;
 
   synth::TraceFile file;
   if (absl::Status st = file.Open(path); !st.ok()) return st;

@@ -21,5 +21,6 @@ int RunLlm(const Args& args);
 int RunChat(const Args& args);
 int RunMcp(const Args& args);
 int RunAuth(const Args& args);
+int RunServe(const Args& args);
 
 }  // namespace tw::cli

@@ -26,7 +26,8 @@ void PrintUsage() {
                "  llm ping [\"prompt\"]                          check the configured LLM provider\n"
                "  mcp [--data-dir DIR] [--services ...]       MCP server on stdio (mcp --help)\n"
 
-               "  auth issue|list|check|token ...             API keys and tokens (auth --help)\n");
+               "  auth issue|list|check|token ...             API keys and tokens (auth --help)\n"
+               "  serve [--port 8080]                         run the services + web app locally\n");
 }
 
 }  // namespace
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   if (command == "chat") return tw::cli::RunChat(args);
   if (command == "mcp") return tw::cli::RunMcp(args);
   if (command == "auth") return tw::cli::RunAuth(args);
+  if (command == "serve") return tw::cli::RunServe(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;

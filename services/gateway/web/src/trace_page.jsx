@@ -135,6 +135,11 @@ export function TracePage({ traceId, sessionId, navigate }) {
     return unsubscribe;
   }, [stream]);
 
+  useEffect(() => {
+    // What the page would send as AskOptions.selection (read by the browser tests).
+    window.__tracewiseSelection = selection;
+  }, [selection]);
+
   const bounds = useMemo(() => {
     if (!overview.value) return null;
     const i = overview.value.info;
