@@ -254,7 +254,12 @@ TurnOutcome AgentLoop::Run(const TurnRequest& request, AgentSession& session,
       break;
     }
     out.usage += response->usage;
-    emit(AgentEventKind::kUsage, UsageJson(out.usage));
+    {
+      nlohmann::json usage = UsageJson(out.usage);
+      // The model as the provider reported it: the report's provenance names it.
+      if (!response->model.empty()) usage["model"] = response->model;
+      emit(AgentEventKind::kUsage, std::move(usage));
+    }
     if (!response->text.empty()) last_text = response->text;
 
     if (!response->tool_calls.empty() && !force_conclusion) {

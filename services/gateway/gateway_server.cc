@@ -1,15 +1,16 @@
 #include "services/gateway/gateway_server.h"
 
-#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "services/gateway/gateway_context.h"
 #include "services/gateway/http_errors.h"
+#include "services/gateway/static_files.h"
 
 namespace tw::gateway {
 
 struct GatewayServer::Impl {
   GatewayContext ctx;
+  StaticFiles web;
   httplib::Server server;
   int port = 0;
 };
@@ -90,7 +91,7 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
         res.status = 403;
         res.set_content(ErrorJson(absl::StatusCode::kPermissionDenied,
                                   "cross-origin requests are not allowed from this origin", 403),
-                        "application/json");
+                        "application/json; charset=utf-8");
       }
       return httplib::Server::HandlerResponse::Handled;
     }
@@ -103,7 +104,7 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
         res.set_header("Connection", "close");
         res.set_content(ErrorJson(absl::StatusCode::kResourceExhausted,
                                   "this request may not carry a body that large", 413),
-                        "application/json");
+                        "application/json; charset=utf-8");
         return httplib::Server::HandlerResponse::Handled;
       }
     }
@@ -120,7 +121,7 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
         res.status == 404 ? absl::StrCat("no such resource: ", req.method, " ", req.path)
         : res.status == 413 ? "the request body is over the gateway's limit"
                             : absl::StrCat("HTTP ", res.status);
-    res.set_content(ErrorJson(code, message, res.status), "application/json");
+    res.set_content(ErrorJson(code, message, res.status), "application/json; charset=utf-8");
     return httplib::Server::HandlerResponse::Handled;
   }));
 
@@ -141,11 +142,16 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
   RegisterReportRoutes(server, ctx);
 
   if (!o.web_dir.empty()) {
-    if (!std::filesystem::exists(std::filesystem::path(o.web_dir) / "index.html")) {
-      return absl::NotFoundError(absl::StrCat("the web app is not built: no index.html in ", o.web_dir,
-                                              " (bash tools/build.sh builds it)"));
-    }
-    server.set_mount_point("/", o.web_dir, {{"Cache-Control", "no-cache"}});
+    auto files = StaticFiles::Load(o.web_dir);
+    if (!files.ok()) return files.status();
+    impl->web = std::move(*files);
+    server.Get(R"(/(?!api/).*)", [&web = impl->web](const httplib::Request& req, httplib::Response& res) {
+      if (!web.Serve(req, res)) {
+        res.status = 404;
+        res.set_content(ErrorJson(absl::StatusCode::kNotFound, "no such file: " + req.path, 404),
+                        "application/json; charset=utf-8");
+      }
+    });
   }
 
   const int port = o.listen_port == 0 ? server.bind_to_any_port(o.listen_host)

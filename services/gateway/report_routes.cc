@@ -194,7 +194,7 @@ void RegisterReportRoutes(httplib::Server& server, GatewayContext& ctx) {
                } else if (format == "md") {
                  res.set_content(RenderReportMarkdown(t->report, provenance), "text/markdown; charset=utf-8");
                } else {
-                 res.set_content(RenderReportJson(t->report, provenance), "application/json");
+                 res.set_content(RenderReportJson(t->report, provenance), "application/json; charset=utf-8");
                }
                res.set_header("Content-Disposition", absl::StrCat("attachment; filename=\"", base, ".",
                                                                   format == "md" ? "md" : format, "\""));

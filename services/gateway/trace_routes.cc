@@ -146,7 +146,7 @@ absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& calle
                             {"table", kCapabilities[i].table}, {"rows", n}, {"present", n > 0}});
   }
   SqlPageRequest processes{id,
-                           "SELECT p.upid, p.pid, p.name, COUNT(t.utid) AS threads FROM process p "
+                           "SELECT p.upid, p.pid, p.name, p.cmdline, COUNT(t.utid) AS threads FROM process p "
                            "LEFT JOIN thread t ON t.upid = p.upid GROUP BY p.upid "
                            "ORDER BY threads DESC, p.upid"};
   processes.limit = 1000;
@@ -154,7 +154,7 @@ absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& calle
   if (!process_page.ok()) return process_page.status();
   nlohmann::json process_list = nlohmann::json::array();
   for (const auto& r : (*process_page)["rows"]) {
-    process_list.push_back({{"upid", r[0]}, {"pid", r[1]}, {"name", r[2]}, {"threads", r[3]}});
+    process_list.push_back({{"upid", r[0]}, {"pid", r[1]}, {"name", r[2]}, {"cmdline", r[3]}, {"threads", r[4]}});
   }
   // The focus app: the focus_app skill's best candidate (its first row).
   nlohmann::json focus = nullptr;

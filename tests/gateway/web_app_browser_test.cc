@@ -32,7 +32,11 @@ using llm::testing::OpenAiToolCalls;
 using llm::testing::ScriptedLlmServer;
 using llm::testing::ScriptedResponse;
 
+// A process whose command line is markup. Its name is argv[0] up to the first space ("<img"),
+// as in trace_processor; the full text is its cmdline. The second is markup without spaces, so
+// it is the whole name.
 constexpr char kHostileName[] = "<img src=x onerror=alert(1)>";
+constexpr char kHostileName2[] = "<img/src=y/onerror=alert(2)>";
 
 // Scripts the model for each step of the browser test, from the uploaded trace's own numbers.
 class ModelScripts {
@@ -152,7 +156,7 @@ TEST(WebAppBrowserTest, UploadAskStreamScopeToolsReloadAndHostileInput) {
 
   // Traces: the app under test (with a process whose name is markup), a reference, junk, and
   // one over the 8 MB limit.
-  const std::string trace = env.Generate("scroll_binder_jank", 21, 4.0, 90, {kHostileName});
+  const std::string trace = env.Generate("scroll_binder_jank", 21, 4.0, 90, {kHostileName, kHostileName2});
   const std::string reference = env.Generate("scroll_smooth", 22, 3.0, 90);
   ASSERT_FALSE(trace.empty());
   ASSERT_FALSE(reference.empty());
@@ -183,7 +187,7 @@ TEST(WebAppBrowserTest, UploadAskStreamScopeToolsReloadAndHostileInput) {
       "cd ", web, " && TW_GATEWAY_URL=", env.gateway_url(), " TW_CONTROL_URL=http://127.0.0.1:", control_port,
       " TW_TRACE='", trace, "' TW_REFERENCE_TRACE='", reference, "' TW_JUNK_TRACE='", junk,
       "' TW_OVERSIZED_TRACE='", oversized, "' TW_ARTIFACTS='", artifacts, "' TW_HOSTILE_NAME='", kHostileName,
-      "' TW_SLOW_ANSWER='", ModelScripts::SlowAnswer(), "' node ", TW_SOURCE_DIR,
+      "' TW_HOSTILE_NAME2='", kHostileName2, "' TW_SLOW_ANSWER='", ModelScripts::SlowAnswer(), "' node ", TW_SOURCE_DIR,
       "/tests/gateway/browser/web_app.test.mjs 2>&1");
   FILE* node = popen(command.c_str(), "r");
   ASSERT_NE(node, nullptr);

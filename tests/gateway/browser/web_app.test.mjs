@@ -2,7 +2,7 @@
 // reused across the steps. Started by tests/gateway/web_app_browser_test.cc, which runs the
 // services, the gateway and a scripted model, and passes everything in the environment:
 // TW_GATEWAY_URL, TW_CONTROL_URL (scripts the model), TW_TRACE, TW_REFERENCE_TRACE,
-// TW_JUNK_TRACE, TW_OVERSIZED_TRACE, TW_ARTIFACTS (screenshots), TW_HOSTILE_NAME, TW_SLOW_ANSWER.
+// TW_JUNK_TRACE, TW_OVERSIZED_TRACE, TW_ARTIFACTS (screenshots), TW_HOSTILE_NAME(2), TW_SLOW_ANSWER.
 // Run from services/gateway/web (its node_modules).
 
 import { createRequire } from 'node:module';
@@ -71,10 +71,13 @@ try {
   await step('home-first-render', async () => {
     await page.goto(base + '/');
     await page.getByLabel('Trace file').waitFor({ state: 'attached' });
-    const firstRender = await page.evaluate(() => {
+    const [firstRender, nav] = await page.evaluate(() => {
       const m = performance.getEntriesByName('tracewise-first-render');
-      return m.length ? m[0].startTime : null;
+      const n = performance.getEntriesByType('navigation')[0];
+      return [m.length ? m[0].startTime : null,
+        { responseEnd: n.responseEnd, domInteractive: n.domInteractive, domContentLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd }];
     });
+    console.log('navigation timing (ms):', JSON.stringify(nav));
     check(firstRender !== null, 'first render mark');
     figures.first_render_ms = Math.round(firstRender);
     console.log(`first render: ${firstRender.toFixed(0)} ms after navigation start`);
@@ -124,9 +127,10 @@ try {
     await page.getByLabel('Focus app').getByText('com.example.feed').waitFor();
     await page.getByLabel('Capabilities').getByText('frame timeline').waitFor();
     // The hostile process name is shown as text and nothing ran.
-    const cell = page.getByRole('table', { name: 'Processes' }).getByText(env.TW_HOSTILE_NAME, { exact: true });
-    await cell.waitFor();
-    const injected = await page.evaluate(() => document.querySelectorAll('img[src="x"], img[onerror]').length);
+    const processes = page.getByRole('table', { name: 'Processes' });
+    await processes.getByText(env.TW_HOSTILE_NAME, { exact: true }).waitFor({ state: 'attached' });
+    await processes.getByText(env.TW_HOSTILE_NAME2, { exact: true }).waitFor({ state: 'attached' });
+    const injected = await page.evaluate(() => document.querySelectorAll('img').length);
     check(injected === 0, 'no <img> from a process name');
     check(dialogs.length === 0, 'no alert() ran');
   });
@@ -178,7 +182,7 @@ try {
     await page.mouse.down();
     await page.mouse.move(box.x + 420, y, { steps: 5 });
     await page.mouse.up();
-    const chip = page.getByLabel('Scope');
+    const chip = page.getByLabel('Scope', { exact: true });
     await chip.waitFor();
     const scope = await page.evaluate(() => window.__tracewiseSelection);
     check(scope && scope.kind === 'range' && scope.end_ns > scope.start_ns, 'a range is selected');
@@ -190,7 +194,7 @@ try {
     check(last.includes(`Time range ${scope.start_ns} .. ${scope.end_ns} ns`),
       'the selection reached the orchestrator and the model');
     await page.getByRole('button', { name: 'Remove scope' }).click();
-    check((await page.getByLabel('Scope').count()) === 0, 'the chip is removable');
+    check((await page.getByLabel('Scope', { exact: true }).count()) === 0, 'the chip is removable');
   });
 
   let turn = 3;

@@ -38,13 +38,14 @@ export function Overview({ overview }) {
           ))}
         </ul>
       </div>
-      <details class="processes" open={processes.length <= 12}>
+      <details class="processes" open>
         <summary>{processes.length} processes</summary>
         <table class="data" aria-label="Processes">
           <thead>
             <tr>
               <th>pid</th>
               <th>process</th>
+              <th>command line</th>
               <th>threads</th>
             </tr>
           </thead>
@@ -53,6 +54,7 @@ export function Overview({ overview }) {
               <tr key={p.upid}>
                 <td class="num">{p.pid}</td>
                 <td>{p.name == null ? '—' : p.name}</td>
+                <td class="muted">{p.cmdline && p.cmdline !== p.name ? p.cmdline : ''}</td>
                 <td class="num">{p.threads}</td>
               </tr>
             ))}
