@@ -12,8 +12,8 @@ namespace tw::gateway {
 
 struct Caller {
   std::string subject = "anonymous";
-  std::string tenant;  // empty = no tenancy
-  std::string role;    // empty = no roles
+  std::string tenant;        // empty = no tenancy
+  std::string role;          // empty = no roles
   std::string bearer_token;  // forwarded downstream once services check tokens
 };
 

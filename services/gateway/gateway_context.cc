@@ -25,8 +25,15 @@ absl::Status FromGrpc(const grpc::Status& status) {
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
 }
 
+absl::Status Unary(const GatewayContext& ctx, const Caller& caller, int64_t timeout_ms,
+                   const std::function<grpc::Status(grpc::ClientContext*)>& call) {
+  auto context = ctx.NewCall(caller, timeout_ms);
+  return FromGrpc(call(context.get()));
+}
+
 void SendJson(httplib::Response& res, int http_status, const nlohmann::json& body) {
   res.status = http_status;
+  res.set_header("Cache-Control", "no-store");
   // "; charset=utf-8" also keeps httplib from brotli-compressing every response at its highest
   // quality (it matches exact content types), which costs far more than it saves on loopback.
   res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
@@ -36,12 +43,15 @@ void SendJson(httplib::Response& res, int http_status, const nlohmann::json& bod
 void SendError(httplib::Response& res, const absl::Status& status) {
   const int http = HttpStatusFor(status.code());
   res.status = http;
-  res.set_content(ErrorJson(status.code(), std::string(status.message()), http), "application/json; charset=utf-8");
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(ErrorJson(status.code(), std::string(status.message()), http),
+                  "application/json; charset=utf-8");
 }
 
 void SendTooLarge(httplib::Response& res, const std::string& message) {
   res.status = 413;
-  res.set_content(ErrorJson(absl::StatusCode::kResourceExhausted, message, 413), "application/json; charset=utf-8");
+  res.set_content(ErrorJson(absl::StatusCode::kResourceExhausted, message, 413),
+                  "application/json; charset=utf-8");
 }
 
 namespace {
@@ -79,7 +89,8 @@ httplib::Server::Handler Api(GatewayContext& ctx, ApiHandler handler) {
 
 int64_t ContentLength(const httplib::Request& req) {
   int64_t n = -1;
-  if (!req.has_header("Content-Length") || !absl::SimpleAtoi(req.get_header_value("Content-Length"), &n)) {
+  if (!req.has_header("Content-Length") ||
+      !absl::SimpleAtoi(req.get_header_value("Content-Length"), &n)) {
     return -1;
   }
   return n;

@@ -8,9 +8,8 @@
 
 #include <functional>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "absl/status/status.h"
 #include "services/gateway/caller.h"
@@ -36,6 +35,12 @@ struct GatewayContext {
 };
 
 absl::Status FromGrpc(const grpc::Status& status);
+
+// One unary call with its deadline: `call` issues it on the context given, e.g.
+// `Unary(ctx, caller, ms, [&](auto* c) { return ctx.orchestrator->GetSession(c, request, &out);
+// })`.
+absl::Status Unary(const GatewayContext& ctx, const Caller& caller, int64_t timeout_ms,
+                   const std::function<grpc::Status(grpc::ClientContext*)>& call);
 void SendJson(httplib::Response& res, int http_status, const nlohmann::json& body);
 void SendError(httplib::Response& res, const absl::Status& status);
 // RESOURCE_EXHAUSTED of a request body over a limit is 413, not 429.

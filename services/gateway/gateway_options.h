@@ -10,7 +10,7 @@ namespace tw::gateway {
 
 struct GatewayOptions {
   std::string listen_host = "127.0.0.1";
-  int listen_port = 8080;  // 0 picks a free port
+  int listen_port = 8080;    // 0 picks a free port
   std::string trace_query;   // HOST:PORT
   std::string skill_engine;  // HOST:PORT
   std::string orchestrator;  // HOST:PORT

@@ -1,6 +1,5 @@
 #include "services/gateway/gateway_server.h"
 
-
 #include "absl/strings/str_cat.h"
 #include "services/gateway/gateway_context.h"
 #include "services/gateway/http_errors.h"
@@ -50,7 +49,8 @@ GatewayServer::~GatewayServer() { Stop(); }
 absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOptions options,
                                                                      Authenticator authenticate) {
   if (options.trace_query.empty() || options.skill_engine.empty() || options.orchestrator.empty()) {
-    return absl::InvalidArgumentError("the gateway needs --trace-query, --skill-engine and --orchestrator");
+    return absl::InvalidArgumentError(
+        "the gateway needs --trace-query, --skill-engine and --orchestrator");
   }
   auto impl = std::make_unique<Impl>();
   GatewayContext& ctx = impl->ctx;
@@ -66,7 +66,8 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   // httplib reads (and drops) a body over this before a handler sees it; the upload route has
   // the largest limit, every other route checks its own.
-  server.set_payload_max_length(static_cast<size_t>(std::max(o.max_upload_bytes, o.max_request_bytes)));
+  server.set_payload_max_length(
+      static_cast<size_t>(std::max(o.max_upload_bytes, o.max_request_bytes)));
   server.set_read_timeout(std::chrono::seconds(60));
   server.set_write_timeout(std::chrono::seconds(60));
   server.set_keep_alive_timeout(30);
@@ -83,8 +84,9 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
     if (req.method == "OPTIONS") {
       if (res.has_header("Access-Control-Allow-Origin")) {
         res.set_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
-        res.set_header("Access-Control-Allow-Headers",
-                       "Authorization, Content-Type, Last-Event-ID, X-Content-SHA256, X-Trace-Name");
+        res.set_header(
+            "Access-Control-Allow-Headers",
+            "Authorization, Content-Type, Last-Event-ID, X-Content-SHA256, X-Trace-Name");
         res.set_header("Access-Control-Max-Age", "600");
         res.status = 204;
       } else {
@@ -98,7 +100,8 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
     // Bodies are read by routes with a limit (POST /api/...); anything else may not carry a
     // large one (httplib would read it whole into memory).
     if (!IsContentReaderRoute(req)) {
-      const bool chunked = req.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos;
+      const bool chunked =
+          req.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos;
       if (chunked || ContentLength(req) > ctx.options.max_request_bytes) {
         res.status = 413;
         res.set_header("Connection", "close");
@@ -110,30 +113,34 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  server.set_error_handler(httplib::Server::HandlerWithResponse(
-      [](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty() || res.content_length_ > 0) return httplib::Server::HandlerResponse::Unhandled;
-    const absl::StatusCode code = res.status == 404   ? absl::StatusCode::kNotFound
-                                  : res.status == 413 ? absl::StatusCode::kResourceExhausted
-                                  : res.status == 400 ? absl::StatusCode::kInvalidArgument
-                                                      : absl::StatusCode::kUnknown;
-    const std::string message =
-        res.status == 404 ? absl::StrCat("no such resource: ", req.method, " ", req.path)
-        : res.status == 413 ? "the request body is over the gateway's limit"
-                            : absl::StrCat("HTTP ", res.status);
-    res.set_content(ErrorJson(code, message, res.status), "application/json; charset=utf-8");
-    return httplib::Server::HandlerResponse::Handled;
-  }));
+  server.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty() || res.content_length_ > 0)
+          return httplib::Server::HandlerResponse::Unhandled;
+        const absl::StatusCode code = res.status == 404   ? absl::StatusCode::kNotFound
+                                      : res.status == 413 ? absl::StatusCode::kResourceExhausted
+                                      : res.status == 400 ? absl::StatusCode::kInvalidArgument
+                                                          : absl::StatusCode::kUnknown;
+        const std::string message =
+            res.status == 404   ? absl::StrCat("no such resource: ", req.method, " ", req.path)
+            : res.status == 413 ? "the request body is over the gateway's limit"
+                                : absl::StrCat("HTTP ", res.status);
+        res.set_content(ErrorJson(code, message, res.status), "application/json; charset=utf-8");
+        return httplib::Server::HandlerResponse::Handled;
+      }));
 
   server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("ok\n", "text/plain");
   });
-  server.Get("/api/config", Api(ctx, [&ctx](const httplib::Request&, httplib::Response& res, const Caller&) {
-               SendJson(res, 200,
-                        {{"max_upload_bytes", ctx.options.max_upload_bytes},
-                         {"max_request_bytes", ctx.options.max_request_bytes},
-                         {"max_query_rows", ctx.options.max_query_rows},
-                         {"client_tools", {"select_slice", "select_time_range", "add_annotation", "capture_view"}}});
+  server.Get("/api/config",
+             Api(ctx, [&ctx](const httplib::Request&, httplib::Response& res, const Caller&) {
+               SendJson(
+                   res, 200,
+                   {{"max_upload_bytes", ctx.options.max_upload_bytes},
+                    {"max_request_bytes", ctx.options.max_request_bytes},
+                    {"max_query_rows", ctx.options.max_query_rows},
+                    {"client_tools",
+                     {"select_slice", "select_time_range", "add_annotation", "capture_view"}}});
              }));
   RegisterTraceRoutes(server, ctx);
   RegisterQueryRoutes(server, ctx);
@@ -145,7 +152,8 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
     auto files = StaticFiles::Load(o.web_dir);
     if (!files.ok()) return files.status();
     impl->web = std::move(*files);
-    server.Get(R"(/(?!api/).*)", [&web = impl->web](const httplib::Request& req, httplib::Response& res) {
+    server.Get(R"(/(?!api/).*)", [&web = impl->web](const httplib::Request& req,
+                                                    httplib::Response& res) {
       if (!web.Serve(req, res)) {
         res.status = 404;
         res.set_content(ErrorJson(absl::StatusCode::kNotFound, "no such file: " + req.path, 404),
@@ -154,10 +162,12 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
     });
   }
 
-  const int port = o.listen_port == 0 ? server.bind_to_any_port(o.listen_host)
-                                      : (server.bind_to_port(o.listen_host, o.listen_port) ? o.listen_port : -1);
+  const int port = o.listen_port == 0
+                       ? server.bind_to_any_port(o.listen_host)
+                       : (server.bind_to_port(o.listen_host, o.listen_port) ? o.listen_port : -1);
   if (port <= 0) {
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", o.listen_host, ":", o.listen_port));
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", o.listen_host, ":", o.listen_port));
   }
   impl->port = port;
   return std::unique_ptr<GatewayServer>(new GatewayServer(std::move(impl)));

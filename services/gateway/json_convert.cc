@@ -12,11 +12,16 @@ int64_t UnixMs(int64_t unix_ns) { return unix_ns / 1'000'000; }
 
 json ValueJson(const pb::Value& v) {
   switch (v.kind_case()) {
-    case pb::Value::kIntValue: return v.int_value();
-    case pb::Value::kDoubleValue: return v.double_value();
-    case pb::Value::kStringValue: return v.string_value();
-    case pb::Value::kBoolValue: return v.bool_value();
-    default: return nullptr;
+    case pb::Value::kIntValue:
+      return v.int_value();
+    case pb::Value::kDoubleValue:
+      return v.double_value();
+    case pb::Value::kStringValue:
+      return v.string_value();
+    case pb::Value::kBoolValue:
+      return v.bool_value();
+    default:
+      return nullptr;
   }
 }
 
@@ -32,22 +37,32 @@ absl::StatusOr<pb::Value> ValueFromJson(const json& j) {
   } else if (j.is_string()) {
     v.set_string_value(j.get<std::string>());
   } else {
-    return absl::InvalidArgumentError("parameter values must be numbers, strings, booleans or null");
+    return absl::InvalidArgumentError(
+        "parameter values must be numbers, strings, booleans or null");
   }
   return v;
 }
 
 const char* ColumnTypeName(pb::ColumnType type) {
   switch (type) {
-    case pb::COLUMN_TYPE_STRING: return "string";
-    case pb::COLUMN_TYPE_NUMBER: return "number";
-    case pb::COLUMN_TYPE_BOOL: return "bool";
-    case pb::COLUMN_TYPE_DURATION_NS: return "duration_ns";
-    case pb::COLUMN_TYPE_TIMESTAMP_NS: return "timestamp_ns";
-    case pb::COLUMN_TYPE_PERCENT: return "percent";
-    case pb::COLUMN_TYPE_BYTES: return "bytes";
-    case pb::COLUMN_TYPE_ENUM: return "enum";
-    default: return "";
+    case pb::COLUMN_TYPE_STRING:
+      return "string";
+    case pb::COLUMN_TYPE_NUMBER:
+      return "number";
+    case pb::COLUMN_TYPE_BOOL:
+      return "bool";
+    case pb::COLUMN_TYPE_DURATION_NS:
+      return "duration_ns";
+    case pb::COLUMN_TYPE_TIMESTAMP_NS:
+      return "timestamp_ns";
+    case pb::COLUMN_TYPE_PERCENT:
+      return "percent";
+    case pb::COLUMN_TYPE_BYTES:
+      return "bytes";
+    case pb::COLUMN_TYPE_ENUM:
+      return "enum";
+    default:
+      return "";
   }
 }
 
@@ -81,12 +96,18 @@ json EnvelopeJson(const pb::DataEnvelope& e) {
 namespace {
 const char* SeverityName(pb::Severity s) {
   switch (s) {
-    case pb::SEVERITY_CRITICAL: return "critical";
-    case pb::SEVERITY_HIGH: return "high";
-    case pb::SEVERITY_MEDIUM: return "medium";
-    case pb::SEVERITY_LOW: return "low";
-    case pb::SEVERITY_INFO: return "info";
-    default: return "unspecified";
+    case pb::SEVERITY_CRITICAL:
+      return "critical";
+    case pb::SEVERITY_HIGH:
+      return "high";
+    case pb::SEVERITY_MEDIUM:
+      return "medium";
+    case pb::SEVERITY_LOW:
+      return "low";
+    case pb::SEVERITY_INFO:
+      return "info";
+    default:
+      return "unspecified";
   }
 }
 }  // namespace
@@ -105,11 +126,16 @@ json FindingJson(const pb::Finding& f) {
 
 const char* TraceStateName(pb::TraceState state) {
   switch (state) {
-    case pb::TRACE_STATE_STORED: return "stored";
-    case pb::TRACE_STATE_LOADING: return "loading";
-    case pb::TRACE_STATE_LOADED: return "loaded";
-    case pb::TRACE_STATE_FAILED: return "failed";
-    default: return "unknown";
+    case pb::TRACE_STATE_STORED:
+      return "stored";
+    case pb::TRACE_STATE_LOADING:
+      return "loading";
+    case pb::TRACE_STATE_LOADED:
+      return "loaded";
+    case pb::TRACE_STATE_FAILED:
+      return "failed";
+    default:
+      return "unknown";
   }
 }
 
@@ -182,8 +208,10 @@ json SkillDescriptionJson(const pb::SkillDescription& d) {
   }
   json j = SkillSummaryJson(d.summary());
   j["inputs"] = std::move(inputs);
-  j["required_tables"] = std::vector<std::string>(d.required_tables().begin(), d.required_tables().end());
-  j["required_modules"] = std::vector<std::string>(d.required_modules().begin(), d.required_modules().end());
+  j["required_tables"] =
+      std::vector<std::string>(d.required_tables().begin(), d.required_tables().end());
+  j["required_modules"] =
+      std::vector<std::string>(d.required_modules().begin(), d.required_modules().end());
   j["steps"] = std::vector<std::string>(d.steps().begin(), d.steps().end());
   return j;
 }
@@ -192,7 +220,8 @@ namespace {
 absl::StatusOr<int64_t> Int64Field(const json& j, const char* name) {
   const auto it = j.find(name);
   if (it == j.end() || !it->is_number_integer()) {
-    return absl::InvalidArgumentError(absl::StrCat("options.selection.", name, " must be an integer (ns)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("options.selection.", name, " must be an integer (ns)"));
   }
   return it->get<int64_t>();
 }
@@ -200,7 +229,8 @@ absl::StatusOr<int64_t> Int64Field(const json& j, const char* name) {
 absl::StatusOr<std::string> StringField(const json& j, const char* name) {
   const auto it = j.find(name);
   if (it == j.end() || it->is_null()) return std::string();
-  if (!it->is_string()) return absl::InvalidArgumentError(absl::StrCat("options.", name, " must be a string"));
+  if (!it->is_string())
+    return absl::InvalidArgumentError(absl::StrCat("options.", name, " must be a string"));
   return it->get<std::string>();
 }
 // The client tools the page can run. AskOptions.client_tools comes with the turn runner
@@ -241,9 +271,11 @@ absl::Status AskOptionsFromJson(const json& j, pb::AskOptions* out) {
     }
   }
   if (const auto it = j.find("client_tools"); it != j.end() && !it->is_null()) {
-    if (!it->is_array()) return absl::InvalidArgumentError("options.client_tools must be an array of names");
+    if (!it->is_array())
+      return absl::InvalidArgumentError("options.client_tools must be an array of names");
     for (const json& name : *it) {
-      if (!name.is_string()) return absl::InvalidArgumentError("options.client_tools must be an array of names");
+      if (!name.is_string())
+        return absl::InvalidArgumentError("options.client_tools must be an array of names");
     }
     if (absl::Status s = SetClientTools(*it, out); !s.ok()) return s;
   }

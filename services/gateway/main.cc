@@ -60,8 +60,10 @@ int main(int argc, char** argv) {
     int64_t n = 0;
     if (flag == "--listen") {
       const size_t colon = value.rfind(':');
-      if (colon == std::string::npos || !absl::SimpleAtoi(value.substr(colon + 1), &n) || n < 0 || n > 65535) {
-        std::fprintf(stderr, "tracewise-gateway: --listen wants HOST:PORT, not '%s'\n", value.c_str());
+      if (colon == std::string::npos || !absl::SimpleAtoi(value.substr(colon + 1), &n) || n < 0 ||
+          n > 65535) {
+        std::fprintf(stderr, "tracewise-gateway: --listen wants HOST:PORT, not '%s'\n",
+                     value.c_str());
         return 2;
       }
       o.listen_host = value.substr(0, colon);
@@ -93,14 +95,17 @@ int main(int argc, char** argv) {
   }
   if (!web_dir_given) o.web_dir = DefaultWebDir(argv[0]);
   if (o.strategies_dir.empty()) {
-    o.strategies_dir = tw::FindResourceDir("TRACEWISE_STRATEGIES_DIR", "strategies", "general.strategy.md");
+    o.strategies_dir =
+        tw::FindResourceDir("TRACEWISE_STRATEGIES_DIR", "strategies", "general.strategy.md");
   }
   if (o.trace_query.empty() || o.skill_engine.empty() || o.orchestrator.empty()) {
     Usage();
     return 2;
   }
   if (o.web_dir.empty()) {
-    std::fprintf(stderr, "tracewise-gateway: no web app found (bash tools/build.sh builds it); serving the API only\n");
+    std::fprintf(stderr,
+                 "tracewise-gateway: no web app found (bash tools/build.sh builds it); serving the "
+                 "API only\n");
   }
 
   // Signals are taken by a thread of ours; block them before any other thread starts.
@@ -122,7 +127,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tracewise-gateway: signal %d, shutting down\n", received);
     (*server)->Stop();
   });
-  std::printf("tracewise-gateway listening on http://%s:%d\n", o.listen_host.c_str(), (*server)->port());
+  std::printf("tracewise-gateway listening on http://%s:%d\n", o.listen_host.c_str(),
+              (*server)->port());
   std::fflush(stdout);
   const bool ok = (*server)->Run();
   // Run() also returns when the listening socket fails; wake the signal thread then.

@@ -72,8 +72,9 @@ json Links(const std::string& text, const std::vector<const verify::Artifact*>& 
     // The linked text is the number itself (without its unit), found where it was stated.
     size_t start = n.offset;
     size_t end = n.offset;
-    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
-                                 text[end] == ',' || (end == start && text[end] == '-'))) {
+    while (end < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
+            text[end] == ',' || (end == start && text[end] == '-'))) {
       ++end;
     }
     if (end == start) end = start + n.text.size();

@@ -19,10 +19,12 @@ absl::StatusOr<nlohmann::json> QueryPage(GatewayContext& ctx, const Caller& call
   pb::QueryRequest request;
   request.set_trace_id(r.trace_id);
   request.set_sql(r.sql);
-  if (!r.params.is_object()) return absl::InvalidArgumentError("params must be an object {name: value}");
+  if (!r.params.is_object())
+    return absl::InvalidArgumentError("params must be an object {name: value}");
   for (const auto& [name, value] : r.params.items()) {
     auto v = ValueFromJson(value);
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("params.", name, ": ", v.status().message()));
+    if (!v.ok())
+      return absl::InvalidArgumentError(absl::StrCat("params.", name, ": ", v.status().message()));
     pb::Parameter* p = request.add_parameters();
     p->set_name(name);
     *p->mutable_value() = *v;
@@ -90,7 +92,8 @@ void RegisterQueryRoutes(httplib::Server& server, GatewayContext& ctx) {
                   r.limit = body.value("limit", int64_t{500});
                   r.timeout_ms = body.value("timeout_ms", int64_t{0});
                 } catch (const nlohmann::json::exception&) {
-                  SendError(res, absl::InvalidArgumentError("offset, limit and timeout_ms must be integers"));
+                  SendError(res, absl::InvalidArgumentError(
+                                     "offset, limit and timeout_ms must be integers"));
                   return;
                 }
                 auto page = QueryPage(ctx, caller, r);

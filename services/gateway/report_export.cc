@@ -52,8 +52,9 @@ std::string LinkedHtml(const std::string& text, const json& links) {
     const int64_t row = l.value("row", int64_t{-1});
     const std::string artifact = Str(l, "artifact_id");
     out += absl::StrCat("<a href=\"#", row >= 0 ? AnchorId(artifact, row) : AnchorId(artifact, 0),
-                        "\" title=\"", HtmlEscape(artifact), row >= 0 ? absl::StrCat(", row ", row + 1) : "",
-                        "\">", HtmlEscape(text.substr(s, e - s)), "</a>");
+                        "\" title=\"", HtmlEscape(artifact),
+                        row >= 0 ? absl::StrCat(", row ", row + 1) : "", "\">",
+                        HtmlEscape(text.substr(s, e - s)), "</a>");
     at = e;
   }
   out += HtmlEscape(text.substr(at));
@@ -64,12 +65,23 @@ std::string MdEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '|': out += "\\|"; break;
-      case '\n': out += ' '; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '|':
+        out += "\\|";
+        break;
+      case '\n':
+        out += ' ';
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -115,7 +127,8 @@ std::vector<std::pair<std::string, std::string>> ProvenanceRows(const json& p) {
   add("Trace", Str(trace, "name"));
   add("Trace sha256", Str(trace, "sha256"));
   add("Trace format", Str(trace, "format"));
-  if (trace.contains("size_bytes")) add("Trace size", FormatBytes(trace.value("size_bytes", int64_t{0})));
+  if (trace.contains("size_bytes"))
+    add("Trace size", FormatBytes(trace.value("size_bytes", int64_t{0})));
   const json session = p.value("session", json::object());
   add("Session", Str(session, "id"));
   const json turn = p.value("turn", json::object());
@@ -126,7 +139,8 @@ std::vector<std::pair<std::string, std::string>> ProvenanceRows(const json& p) {
   add("Reference trace", Str(turn, "reference_trace_id"));
   const json strategy = p.value("strategy", json::object());
   std::string s = Str(strategy, "scene");
-  if (!Str(strategy, "sha256").empty()) absl::StrAppend(&s, " (", Str(strategy, "file"), ", sha256 ", Str(strategy, "sha256"), ")");
+  if (!Str(strategy, "sha256").empty())
+    absl::StrAppend(&s, " (", Str(strategy, "file"), ", sha256 ", Str(strategy, "sha256"), ")");
   add("Scene strategy", s);
   std::string skills;
   if (p.contains("skills")) {
@@ -151,12 +165,23 @@ std::string HtmlEscape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -182,53 +207,66 @@ std::string FormatCell(const json& v, const std::string& type) {
 std::string RenderReportHtml(const json& report, const json& provenance) {
   std::string h;
   const std::string question = Str(report, "question");
-  absl::StrAppend(&h, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-                  "<title>Tracewise report — ", HtmlEscape(question), "</title><style>",
-                  "body{font:14px/1.45 system-ui,sans-serif;max-width:1100px;margin:24px auto;padding:0 16px;color:#1f2328}",
-                  "table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}",
-                  "td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}",
-                  ".prov th{background:#f6f8fa;width:160px}.sev{font-weight:700;text-transform:uppercase;font-size:11px;padding:1px 5px;border-radius:3px;background:#eee}",
-                  ".critical{background:#fee4e2;color:#b42318}.high{background:#feecdc;color:#b93815}",
-                  ".medium{background:#fef7c3;color:#854a0e}.low{background:#e8f0fe;color:#174ea6}",
-                  ".finding{border-left:4px solid #d0d7de;padding:4px 10px;margin:8px 0;background:#f6f8fa}",
-                  ".ok{color:#067647}.bad{color:#93370d}.pre{white-space:pre-wrap}td.n{text-align:right}",
-                  ":target{background:#fff4c2}</style></head><body>\n");
-  absl::StrAppend(&h, "<h1>Tracewise report</h1>\n<p><strong>Question:</strong> ", HtmlEscape(question), "</p>\n");
+  absl::StrAppend(
+      &h, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+      "'unsafe-inline'\">",
+      "<title>Tracewise report — ", HtmlEscape(question), "</title><style>",
+      "body{font:14px/1.45 system-ui,sans-serif;max-width:1100px;margin:24px auto;padding:0 "
+      "16px;color:#1f2328}",
+      "table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}",
+      "td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}",
+      ".prov "
+      "th{background:#f6f8fa;width:160px}.sev{font-weight:700;text-transform:uppercase;font-size:"
+      "11px;padding:1px 5px;border-radius:3px;background:#eee}",
+      ".critical{background:#fee4e2;color:#b42318}.high{background:#feecdc;color:#b93815}",
+      ".medium{background:#fef7c3;color:#854a0e}.low{background:#e8f0fe;color:#174ea6}",
+      ".finding{border-left:4px solid #d0d7de;padding:4px 10px;margin:8px 0;background:#f6f8fa}",
+      ".ok{color:#067647}.bad{color:#93370d}.pre{white-space:pre-wrap}td.n{text-align:right}",
+      ":target{background:#fff4c2}</style></head><body>\n");
+  absl::StrAppend(&h, "<h1>Tracewise report</h1>\n<p><strong>Question:</strong> ",
+                  HtmlEscape(question), "</p>\n");
   absl::StrAppend(&h, "<h2>Provenance</h2>\n<table class=\"prov\">");
   for (const auto& [k, v] : ProvenanceRows(provenance)) {
     absl::StrAppend(&h, "<tr><th>", HtmlEscape(k), "</th><td>", HtmlEscape(v), "</td></tr>");
   }
   absl::StrAppend(&h, "</table>\n");
   const bool verified = report.value("verified", false);
-  absl::StrAppend(&h, "<p class=\"", verified ? "ok" : "bad", "\"><strong>Verifier: ",
-                  verified ? "passed" : "not passed", "</strong></p>\n");
+  absl::StrAppend(&h, "<p class=\"", verified ? "ok" : "bad",
+                  "\"><strong>Verifier: ", verified ? "passed" : "not passed", "</strong></p>\n");
   if (report.contains("verifier_issues") && !report["verifier_issues"].empty()) {
     absl::StrAppend(&h, "<ul>");
     for (const json& i : report["verifier_issues"]) {
-      absl::StrAppend(&h, "<li>[", HtmlEscape(Str(i, "severity")), "] ", HtmlEscape(Str(i, "kind")), ": ",
-                      HtmlEscape(Str(i, "message")), "</li>");
+      absl::StrAppend(&h, "<li>[", HtmlEscape(Str(i, "severity")), "] ", HtmlEscape(Str(i, "kind")),
+                      ": ", HtmlEscape(Str(i, "message")), "</li>");
     }
     absl::StrAppend(&h, "</ul>\n");
   }
   if (!Str(report, "overview").empty()) {
-    absl::StrAppend(&h, "<h2>Summary</h2>\n<div class=\"pre\">", HtmlEscape(Str(report, "overview")), "</div>\n");
+    absl::StrAppend(&h, "<h2>Summary</h2>\n<div class=\"pre\">",
+                    HtmlEscape(Str(report, "overview")), "</div>\n");
   }
   if (report.contains("findings") && !report["findings"].empty()) {
     absl::StrAppend(&h, "<h2>Findings</h2>\n");
     for (const json& f : report["findings"]) {
       const std::string sev = Str(f, "severity");
-      absl::StrAppend(&h, "<div class=\"finding\"><span class=\"sev ", HtmlEscape(sev), "\">", HtmlEscape(sev),
-                      "</span> <strong>", LinkedHtml(Str(f, "title"), f.value("title_links", json::array())),
-                      "</strong><div>", LinkedHtml(Str(f, "description"), f.value("links", json::array())), "</div>");
+      absl::StrAppend(&h, "<div class=\"finding\"><span class=\"sev ", HtmlEscape(sev), "\">",
+                      HtmlEscape(sev), "</span> <strong>",
+                      LinkedHtml(Str(f, "title"), f.value("title_links", json::array())),
+                      "</strong><div>",
+                      LinkedHtml(Str(f, "description"), f.value("links", json::array())), "</div>");
       if (f.contains("evidence") && !f["evidence"].empty()) {
         std::string ids;
-        for (const json& id : f["evidence"]) absl::StrAppend(&ids, ids.empty() ? "" : ", ", id.is_string() ? id.get<std::string>() : "");
+        for (const json& id : f["evidence"])
+          absl::StrAppend(&ids, ids.empty() ? "" : ", ",
+                          id.is_string() ? id.get<std::string>() : "");
         absl::StrAppend(&h, "<div><small>evidence: ", HtmlEscape(ids), "</small></div>");
       }
       if (f.contains("suggestions") && !f["suggestions"].empty()) {
         absl::StrAppend(&h, "<ul>");
-        for (const json& s : f["suggestions"]) absl::StrAppend(&h, "<li>", HtmlEscape(s.is_string() ? s.get<std::string>() : ""), "</li>");
+        for (const json& s : f["suggestions"])
+          absl::StrAppend(&h, "<li>", HtmlEscape(s.is_string() ? s.get<std::string>() : ""),
+                          "</li>");
         absl::StrAppend(&h, "</ul>");
       }
       absl::StrAppend(&h, "</div>\n");
@@ -243,7 +281,9 @@ std::string RenderReportHtml(const json& report, const json& provenance) {
       } else {
         std::string ev;
         if (item.contains("evidence")) {
-          for (const json& id : item["evidence"]) absl::StrAppend(&ev, ev.empty() ? "" : ", ", id.is_string() ? id.get<std::string>() : "");
+          for (const json& id : item["evidence"])
+            absl::StrAppend(&ev, ev.empty() ? "" : ", ",
+                            id.is_string() ? id.get<std::string>() : "");
         }
         absl::StrAppend(&h, "<li>", HtmlEscape(Str(item, "statement")),
                         ev.empty() ? "" : " <small>(" + HtmlEscape(ev) + ")</small>", "</li>");
@@ -258,9 +298,11 @@ std::string RenderReportHtml(const json& report, const json& provenance) {
   if (!evidence.empty()) absl::StrAppend(&h, "<h2>Evidence</h2>\n");
   for (const json* a : evidence) {
     const std::string id = Str(*a, "id");
-    absl::StrAppend(&h, "<h3 id=\"", AnchorId(id, -1), "\">", HtmlEscape(id), " — ", HtmlEscape(Str(*a, "title")), "</h3>");
+    absl::StrAppend(&h, "<h3 id=\"", AnchorId(id, -1), "\">", HtmlEscape(id), " — ",
+                    HtmlEscape(Str(*a, "title")), "</h3>");
     if (!Str(*a, "skill").empty()) {
-      absl::StrAppend(&h, "<p><small>skill ", HtmlEscape(Str(*a, "skill")), " / step ", HtmlEscape(Str(*a, "step")), "</small></p>");
+      absl::StrAppend(&h, "<p><small>skill ", HtmlEscape(Str(*a, "skill")), " / step ",
+                      HtmlEscape(Str(*a, "step")), "</small></p>");
     }
     std::vector<std::string> types;
     absl::StrAppend(&h, "<table><tr>");
@@ -280,18 +322,23 @@ std::string RenderReportHtml(const json& report, const json& provenance) {
       absl::StrAppend(&h, "</tr>");
     }
     absl::StrAppend(&h, "</table>");
-    if (rows.size() > kMaxRows) absl::StrAppend(&h, "<p><small>", kMaxRows, " of ", rows.size(), " rows shown</small></p>");
+    if (rows.size() > kMaxRows)
+      absl::StrAppend(&h, "<p><small>", kMaxRows, " of ", rows.size(), " rows shown</small></p>");
     if (!Str(*a, "sql").empty()) {
-      absl::StrAppend(&h, "<details><summary>SQL</summary><pre>", HtmlEscape(Str(*a, "sql")), "</pre></details>\n");
+      absl::StrAppend(&h, "<details><summary>SQL</summary><pre>", HtmlEscape(Str(*a, "sql")),
+                      "</pre></details>\n");
     }
   }
   if (report.contains("steps") && !report["steps"].empty()) {
-    absl::StrAppend(&h, "<h2>Method</h2>\n<table><tr><th>step</th><th>skill</th><th>status</th><th>time</th><th>note</th></tr>");
+    absl::StrAppend(&h,
+                    "<h2>Method</h2>\n<table><tr><th>step</th><th>skill</th><th>status</"
+                    "th><th>time</th><th>note</th></tr>");
     for (const json& s : report["steps"]) {
-      absl::StrAppend(&h, "<tr><td>", HtmlEscape(Str(s, "id")), "</td><td>", HtmlEscape(Str(s, "skill")), "</td><td>",
-                      HtmlEscape(Str(s, "status")), "</td><td class=\"n\">",
-                      HtmlEscape(FormatDurationNs(s.value("elapsed_ns", int64_t{0}))), "</td><td>",
-                      HtmlEscape(Str(s, "why").empty() ? Str(s, "message") : Str(s, "why")), "</td></tr>");
+      absl::StrAppend(
+          &h, "<tr><td>", HtmlEscape(Str(s, "id")), "</td><td>", HtmlEscape(Str(s, "skill")),
+          "</td><td>", HtmlEscape(Str(s, "status")), "</td><td class=\"n\">",
+          HtmlEscape(FormatDurationNs(s.value("elapsed_ns", int64_t{0}))), "</td><td>",
+          HtmlEscape(Str(s, "why").empty() ? Str(s, "message") : Str(s, "why")), "</td></tr>");
     }
     absl::StrAppend(&h, "</table>\n");
   }
@@ -300,38 +347,48 @@ std::string RenderReportHtml(const json& report, const json& provenance) {
 }
 
 std::string RenderReportMarkdown(const json& report, const json& provenance) {
-  std::string m = absl::StrCat("# Tracewise report\n\n**Question:** ", MdEscape(Str(report, "question")), "\n\n");
+  std::string m = absl::StrCat("# Tracewise report\n\n**Question:** ",
+                               MdEscape(Str(report, "question")), "\n\n");
   absl::StrAppend(&m, "## Provenance\n\n| | |\n|---|---|\n");
-  for (const auto& [k, v] : ProvenanceRows(provenance)) absl::StrAppend(&m, "| ", k, " | ", MdEscape(v), " |\n");
-  absl::StrAppend(&m, "\n**Verifier:** ", report.value("verified", false) ? "passed" : "not passed", "\n");
+  for (const auto& [k, v] : ProvenanceRows(provenance))
+    absl::StrAppend(&m, "| ", k, " | ", MdEscape(v), " |\n");
+  absl::StrAppend(&m, "\n**Verifier:** ", report.value("verified", false) ? "passed" : "not passed",
+                  "\n");
   if (report.contains("verifier_issues")) {
     for (const json& i : report["verifier_issues"]) {
-      absl::StrAppend(&m, "- [", Str(i, "severity"), "] ", Str(i, "kind"), ": ", MdEscape(Str(i, "message")), "\n");
+      absl::StrAppend(&m, "- [", Str(i, "severity"), "] ", Str(i, "kind"), ": ",
+                      MdEscape(Str(i, "message")), "\n");
     }
   }
-  if (!Str(report, "overview").empty()) absl::StrAppend(&m, "\n## Summary\n\n", MdEscape(Str(report, "overview")), "\n");
+  if (!Str(report, "overview").empty())
+    absl::StrAppend(&m, "\n## Summary\n\n", MdEscape(Str(report, "overview")), "\n");
   if (report.contains("findings") && !report["findings"].empty()) {
     absl::StrAppend(&m, "\n## Findings\n\n");
     for (const json& f : report["findings"]) {
       std::string ids;
-      for (const json& id : f.value("evidence", json::array())) absl::StrAppend(&ids, ids.empty() ? "" : ", ", id.is_string() ? id.get<std::string>() : "");
+      for (const json& id : f.value("evidence", json::array()))
+        absl::StrAppend(&ids, ids.empty() ? "" : ", ", id.is_string() ? id.get<std::string>() : "");
       absl::StrAppend(&m, "- **[", Str(f, "severity"), "] ", MdEscape(Str(f, "title")), "** — ",
-                      MdEscape(Str(f, "description")), ids.empty() ? "" : " (evidence: " + ids + ")", "\n");
+                      MdEscape(Str(f, "description")),
+                      ids.empty() ? "" : " (evidence: " + ids + ")", "\n");
     }
   }
   if (report.contains("causal_chain") && !report["causal_chain"].empty()) {
     absl::StrAppend(&m, "\n## Causal chain\n\n");
     int i = 0;
-    for (const json& l : report["causal_chain"]) absl::StrAppend(&m, ++i, ". ", MdEscape(Str(l, "statement")), "\n");
+    for (const json& l : report["causal_chain"])
+      absl::StrAppend(&m, ++i, ". ", MdEscape(Str(l, "statement")), "\n");
   }
   if (report.contains("recommendations") && !report["recommendations"].empty()) {
     absl::StrAppend(&m, "\n## Recommendations\n\n");
-    for (const json& r : report["recommendations"]) absl::StrAppend(&m, "- ", MdEscape(r.is_string() ? r.get<std::string>() : ""), "\n");
+    for (const json& r : report["recommendations"])
+      absl::StrAppend(&m, "- ", MdEscape(r.is_string() ? r.get<std::string>() : ""), "\n");
   }
   const auto evidence = EvidenceOrder(report);
   if (!evidence.empty()) absl::StrAppend(&m, "\n## Evidence\n");
   for (const json* a : evidence) {
-    absl::StrAppend(&m, "\n### ", MdEscape(Str(*a, "id")), " — ", MdEscape(Str(*a, "title")), "\n\n|");
+    absl::StrAppend(&m, "\n### ", MdEscape(Str(*a, "id")), " — ", MdEscape(Str(*a, "title")),
+                    "\n\n|");
     std::vector<std::string> types;
     for (const json& c : a->value("columns", json::array())) {
       types.push_back(Str(c, "type"));
@@ -344,7 +401,8 @@ std::string RenderReportMarkdown(const json& report, const json& provenance) {
     for (size_t r = 0; r < rows.size() && r < kMaxRows; ++r) {
       absl::StrAppend(&m, "|");
       for (size_t c = 0; c < rows[r].size(); ++c) {
-        absl::StrAppend(&m, " ", MdEscape(FormatCell(rows[r][c], c < types.size() ? types[c] : "")), " |");
+        absl::StrAppend(&m, " ", MdEscape(FormatCell(rows[r][c], c < types.size() ? types[c] : "")),
+                        " |");
       }
       absl::StrAppend(&m, "\n");
     }
@@ -353,7 +411,8 @@ std::string RenderReportMarkdown(const json& report, const json& provenance) {
 }
 
 std::string RenderReportJson(const json& report, const json& provenance) {
-  return json{{"provenance", provenance}, {"report", report}}.dump(2, ' ', false, json::error_handler_t::replace);
+  return json{{"provenance", provenance}, {"report", report}}.dump(2, ' ', false,
+                                                                   json::error_handler_t::replace);
 }
 
 }  // namespace tw::gateway

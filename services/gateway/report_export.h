@@ -6,9 +6,8 @@
 // Inputs are the stored report JSON (with number links, number_links.h) and a provenance object
 // the caller assembles.
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tw::gateway {
 

@@ -27,10 +27,12 @@ struct TurnReport {
 };
 
 absl::StatusOr<TurnReport> LoadTurnReport(GatewayContext& ctx, const Caller& caller,
-                                          const std::string& session_id, const std::string& turn_text) {
+                                          const std::string& session_id,
+                                          const std::string& turn_text) {
   int index = 0;
   if (!absl::SimpleAtoi(turn_text, &index) || index <= 0) {
-    return absl::InvalidArgumentError(absl::StrCat("turn must be a positive number, not '", turn_text, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("turn must be a positive number, not '", turn_text, "'"));
   }
   TurnReport out;
   pb::GetSessionRequest request;
@@ -41,11 +43,13 @@ absl::StatusOr<TurnReport> LoadTurnReport(GatewayContext& ctx, const Caller& cal
   for (const auto& t : out.session.turns()) {
     if (t.index() != index) continue;
     if (t.status() == "running") {
-      return absl::FailedPreconditionError(absl::StrCat("turn ", index, " is still running; its report comes when it ends"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("turn ", index, " is still running; its report comes when it ends"));
     }
     out.turn = t;
     out.report = json::parse(t.report_json().empty() ? "{}" : t.report_json(), nullptr, false);
-    if (out.report.is_discarded()) return absl::DataLossError(absl::StrCat("turn ", index, "'s stored report is not JSON"));
+    if (out.report.is_discarded())
+      return absl::DataLossError(absl::StrCat("turn ", index, "'s stored report is not JSON"));
     AddNumberLinks(out.report);
     return out;
   }
@@ -86,7 +90,8 @@ std::string ModelOf(GatewayContext& ctx, const Caller& caller, const TurnReport&
     const json p = json::parse(e.payload_json(), nullptr, false);
     if (p.is_object()) {
       for (const char* key : {"model", "provider_model"}) {
-        if (p.contains(key) && p[key].is_string() && !p[key].get<std::string>().empty()) model = p[key].get<std::string>();
+        if (p.contains(key) && p[key].is_string() && !p[key].get<std::string>().empty())
+          model = p[key].get<std::string>();
       }
     }
     if (e.kind() == "done") break;
@@ -123,7 +128,8 @@ json Provenance(GatewayContext& ctx, const Caller& caller, const TurnReport& t) 
   {
     pb::ListSkillsResponse list;
     auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-    const bool listed = ctx.skill_engine->ListSkills(call.get(), pb::ListSkillsRequest(), &list).ok();
+    const bool listed =
+        ctx.skill_engine->ListSkills(call.get(), pb::ListSkillsRequest(), &list).ok();
     for (const std::string& name : used) {
       std::string version;
       if (listed) {
@@ -171,34 +177,39 @@ json Provenance(GatewayContext& ctx, const Caller& caller, const TurnReport& t) 
 }  // namespace
 
 void RegisterReportRoutes(httplib::Server& server, GatewayContext& ctx) {
-  server.Get(R"(/api/sessions/([^/]+)/turns/([^/]+)/report)",
-             Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
-               auto t = LoadTurnReport(ctx, caller, req.matches[1], req.matches[2]);
-               if (!t.ok()) return SendError(res, t.status());
-               SendJson(res, 200, t->report);
-             }));
-  server.Get(R"(/api/sessions/([^/]+)/turns/([^/]+)/export)",
-             Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
-               std::string format = req.get_param_value("format");
-               if (format.empty()) format = "html";
-               if (format != "html" && format != "md" && format != "json") {
-                 return SendError(res, absl::InvalidArgumentError(
-                                           absl::StrCat("format must be html, md or json, not '", format, "'")));
-               }
-               auto t = LoadTurnReport(ctx, caller, req.matches[1], req.matches[2]);
-               if (!t.ok()) return SendError(res, t.status());
-               const json provenance = Provenance(ctx, caller, *t);
-               const std::string base = absl::StrCat("tracewise-report-", t->session.id(), "-turn", t->turn.index());
-               if (format == "html") {
-                 res.set_content(RenderReportHtml(t->report, provenance), "text/html; charset=utf-8");
-               } else if (format == "md") {
-                 res.set_content(RenderReportMarkdown(t->report, provenance), "text/markdown; charset=utf-8");
-               } else {
-                 res.set_content(RenderReportJson(t->report, provenance), "application/json; charset=utf-8");
-               }
-               res.set_header("Content-Disposition", absl::StrCat("attachment; filename=\"", base, ".",
-                                                                  format == "md" ? "md" : format, "\""));
-             }));
+  server.Get(
+      R"(/api/sessions/([^/]+)/turns/([^/]+)/report)",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        auto t = LoadTurnReport(ctx, caller, req.matches[1], req.matches[2]);
+        if (!t.ok()) return SendError(res, t.status());
+        SendJson(res, 200, t->report);
+      }));
+  server.Get(
+      R"(/api/sessions/([^/]+)/turns/([^/]+)/export)",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        std::string format = req.get_param_value("format");
+        if (format.empty()) format = "html";
+        if (format != "html" && format != "md" && format != "json") {
+          return SendError(res, absl::InvalidArgumentError(absl::StrCat(
+                                    "format must be html, md or json, not '", format, "'")));
+        }
+        auto t = LoadTurnReport(ctx, caller, req.matches[1], req.matches[2]);
+        if (!t.ok()) return SendError(res, t.status());
+        const json provenance = Provenance(ctx, caller, *t);
+        const std::string base =
+            absl::StrCat("tracewise-report-", t->session.id(), "-turn", t->turn.index());
+        if (format == "html") {
+          res.set_content(RenderReportHtml(t->report, provenance), "text/html; charset=utf-8");
+        } else if (format == "md") {
+          res.set_content(RenderReportMarkdown(t->report, provenance),
+                          "text/markdown; charset=utf-8");
+        } else {
+          res.set_content(RenderReportJson(t->report, provenance),
+                          "application/json; charset=utf-8");
+        }
+        res.set_header("Content-Disposition", absl::StrCat("attachment; filename=\"", base, ".",
+                                                           format == "md" ? "md" : format, "\""));
+      }));
 }
 
 }  // namespace tw::gateway

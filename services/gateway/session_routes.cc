@@ -19,8 +19,8 @@ absl::StatusOr<int64_t> ResumePoint(const httplib::Request& req) {
   if (text.empty()) return 0;
   int64_t seq = 0;
   if (!absl::SimpleAtoi(text, &seq) || seq < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Last-Event-ID / after must be a non-negative event sequence number, not '", text, "'"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Last-Event-ID / after must be a non-negative event sequence number, not '", text, "'"));
   }
   return seq;
 }
@@ -28,61 +28,82 @@ absl::StatusOr<int64_t> ResumePoint(const httplib::Request& req) {
 }  // namespace
 
 void RegisterSessionRoutes(httplib::Server& server, GatewayContext& ctx) {
-  server.Post("/api/sessions", JsonApi(ctx, [&ctx](const httplib::Request&, httplib::Response& res,
-                                                   const Caller& caller, const nlohmann::json& body) {
-                pb::CreateSessionRequest request;
-                const auto trace = body.find("trace_id");
-                if (trace == body.end() || !trace->is_string()) {
-                  return SendError(res, absl::InvalidArgumentError("trace_id (a string) is required"));
-                }
-                request.set_trace_id(trace->get<std::string>());
-                if (body.contains("title") && body["title"].is_string()) {
-                  request.set_title(body["title"].get<std::string>());
-                }
-                pb::Session session;
-                auto call = ctx.NewCall(caller, ctx.options.query_timeout_ms);
-                const grpc::Status status = ctx.orchestrator->CreateSession(call.get(), request, &session);
-                if (!status.ok()) return SendError(res, FromGrpc(status));
-                SendJson(res, 201, SessionJson(session));
-              }));
-  server.Get("/api/sessions", Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res,
-                                              const Caller& caller) {
-               pb::ListSessionsRequest request;
-               if (req.has_param("limit")) {
-                 int limit = 0;
-                 if (!absl::SimpleAtoi(req.get_param_value("limit"), &limit) || limit < 0) {
-                   return SendError(res, absl::InvalidArgumentError("limit must be a non-negative integer"));
-                 }
-                 request.set_limit(limit);
-               }
-               pb::ListSessionsResponse response;
-               auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-               const grpc::Status status = ctx.orchestrator->ListSessions(call.get(), request, &response);
-               if (!status.ok()) return SendError(res, FromGrpc(status));
-               nlohmann::json sessions = nlohmann::json::array();
-               for (const auto& s : response.sessions()) sessions.push_back(SessionJson(s));
-               SendJson(res, 200, {{"sessions", std::move(sessions)}});
-             }));
-  server.Get(R"(/api/sessions/([^/]+))", Api(ctx, [&ctx](const httplib::Request& req,
-                                                         httplib::Response& res, const Caller& caller) {
-               pb::GetSessionRequest request;
-               request.set_session_id(req.matches[1]);
-               pb::Session session;
-               auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-               const grpc::Status status = ctx.orchestrator->GetSession(call.get(), request, &session);
-               if (!status.ok()) return SendError(res, FromGrpc(status));
-               SendJson(res, 200, SessionJson(session));
-             }));
-  server.Delete(R"(/api/sessions/([^/]+))", Api(ctx, [&ctx](const httplib::Request& req,
-                                                            httplib::Response& res, const Caller& caller) {
-                  pb::DeleteSessionRequest request;
-                  request.set_session_id(req.matches[1]);
-                  pb::DeleteSessionResponse response;
-                  auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-                  const grpc::Status status = ctx.orchestrator->DeleteSession(call.get(), request, &response);
-                  if (!status.ok()) return SendError(res, FromGrpc(status));
-                  res.status = 204;
-                }));
+  server.Post(
+      "/api/sessions", JsonApi(ctx, [&ctx](const httplib::Request&, httplib::Response& res,
+                                           const Caller& caller, const nlohmann::json& body) {
+        pb::CreateSessionRequest request;
+        const auto trace = body.find("trace_id");
+        if (trace == body.end() || !trace->is_string()) {
+          return SendError(res, absl::InvalidArgumentError("trace_id (a string) is required"));
+        }
+        request.set_trace_id(trace->get<std::string>());
+        if (body.contains("title") && body["title"].is_string()) {
+          request.set_title(body["title"].get<std::string>());
+        }
+        pb::Session session;
+        if (absl::Status s = Unary(ctx, caller, ctx.options.query_timeout_ms,
+                                   [&](grpc::ClientContext* c) {
+                                     return ctx.orchestrator->CreateSession(c, request, &session);
+                                   });
+            !s.ok()) {
+          return SendError(res, s);
+        }
+        SendJson(res, 201, SessionJson(session));
+      }));
+  server.Get(
+      "/api/sessions",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        pb::ListSessionsRequest request;
+        if (req.has_param("limit")) {
+          int limit = 0;
+          if (!absl::SimpleAtoi(req.get_param_value("limit"), &limit) || limit < 0) {
+            return SendError(res,
+                             absl::InvalidArgumentError("limit must be a non-negative integer"));
+          }
+          request.set_limit(limit);
+        }
+        pb::ListSessionsResponse response;
+        if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
+                                   [&](grpc::ClientContext* c) {
+                                     return ctx.orchestrator->ListSessions(c, request, &response);
+                                   });
+            !s.ok()) {
+          return SendError(res, s);
+        }
+        nlohmann::json sessions = nlohmann::json::array();
+        for (const auto& s : response.sessions()) sessions.push_back(SessionJson(s));
+        SendJson(res, 200, {{"sessions", std::move(sessions)}});
+      }));
+  server.Get(
+      R"(/api/sessions/([^/]+))",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        pb::GetSessionRequest request;
+        request.set_session_id(req.matches[1]);
+        pb::Session session;
+        if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
+                                   [&](grpc::ClientContext* c) {
+                                     return ctx.orchestrator->GetSession(c, request, &session);
+                                   });
+            !s.ok()) {
+          return SendError(res, s);
+        }
+        SendJson(res, 200, SessionJson(session));
+      }));
+  server.Delete(
+      R"(/api/sessions/([^/]+))",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        pb::DeleteSessionRequest request;
+        request.set_session_id(req.matches[1]);
+        pb::DeleteSessionResponse response;
+        if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
+                                   [&](grpc::ClientContext* c) {
+                                     return ctx.orchestrator->DeleteSession(c, request, &response);
+                                   });
+            !s.ok()) {
+          return SendError(res, s);
+        }
+        res.status = 204;
+      }));
   server.Post(R"(/api/sessions/([^/]+)/turns)",
               JsonApi(ctx, [&ctx](const httplib::Request& req, httplib::Response& res,
                                   const Caller& caller, const nlohmann::json& body) {
@@ -90,7 +111,8 @@ void RegisterSessionRoutes(httplib::Server& server, GatewayContext& ctx) {
                 request.set_session_id(req.matches[1]);
                 const auto question = body.find("question");
                 if (question == body.end() || !question->is_string()) {
-                  return SendError(res, absl::InvalidArgumentError("question (a string) is required"));
+                  return SendError(res,
+                                   absl::InvalidArgumentError("question (a string) is required"));
                 }
                 request.set_question(question->get<std::string>());
                 if (absl::Status s = AskOptionsFromJson(body.value("options", nlohmann::json()),
@@ -103,36 +125,43 @@ void RegisterSessionRoutes(httplib::Server& server, GatewayContext& ctx) {
                 call->reader = ctx.orchestrator->Ask(call->context.get(), request);
                 RelayEventStream(call, res, ctx.options.sse_heartbeat_ms);
               }));
-  server.Get(R"(/api/sessions/([^/]+)/events)",
-             Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
-               auto after = ResumePoint(req);
-               if (!after.ok()) return SendError(res, after.status());
-               pb::ResumeRequest request;
-               request.set_session_id(req.matches[1]);
-               request.set_from_seq(*after);
-               auto call = std::make_shared<EventCall>();
-               call->context = ctx.NewCall(caller, ctx.options.stream_timeout_ms);
-               call->reader = ctx.orchestrator->Resume(call->context.get(), request);
-               RelayEventStream(call, res, ctx.options.sse_heartbeat_ms);
-             }));
+  server.Get(
+      R"(/api/sessions/([^/]+)/events)",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        auto after = ResumePoint(req);
+        if (!after.ok()) return SendError(res, after.status());
+        pb::ResumeRequest request;
+        request.set_session_id(req.matches[1]);
+        request.set_from_seq(*after);
+        auto call = std::make_shared<EventCall>();
+        call->context = ctx.NewCall(caller, ctx.options.stream_timeout_ms);
+        call->reader = ctx.orchestrator->Resume(call->context.get(), request);
+        RelayEventStream(call, res, ctx.options.sse_heartbeat_ms);
+      }));
   server.Post(R"(/api/sessions/([^/]+)/cancel)",
               JsonApi(ctx, [&ctx](const httplib::Request& req, httplib::Response& res,
                                   const Caller& caller, const nlohmann::json&) {
                 pb::CancelTurnRequest request;
                 request.set_session_id(req.matches[1]);
                 pb::CancelTurnResponse response;
-                auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-                const grpc::Status status = ctx.orchestrator->CancelTurn(call.get(), request, &response);
-                if (!status.ok()) return SendError(res, FromGrpc(status));
+                if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
+                                           [&](grpc::ClientContext* c) {
+                                             return ctx.orchestrator->CancelTurn(c, request,
+                                                                                 &response);
+                                           });
+                    !s.ok()) {
+                  return SendError(res, s);
+                }
                 SendJson(res, 200, {{"turn", response.turn()}, {"cancelled", true}});
               }));
   server.Post(R"(/api/sessions/([^/]+)/tool-results)",
               JsonApi(ctx, [](const httplib::Request&, httplib::Response& res, const Caller&,
                               const nlohmann::json&) {
                 // Orchestrator.SubmitToolResult arrives with the turn runner (issue #13).
-                SendError(res, absl::UnimplementedError(
-                                   "client tool results need Orchestrator.SubmitToolResult, which this "
-                                   "orchestrator does not offer yet"));
+                SendError(res,
+                          absl::UnimplementedError(
+                              "client tool results need Orchestrator.SubmitToolResult, which this "
+                              "orchestrator does not offer yet"));
               }));
 }
 

@@ -4,9 +4,8 @@
 //  findings: [...]}. Steps are the invoked skill's own (depth 0); findings come from any depth.
 
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "services/gateway/gateway_context.h"
 

@@ -4,9 +4,8 @@
 // cancelled once the page (and one row to know there is more) has arrived. Any SQL works,
 // including several statements and INCLUDE PERFETTO MODULE; each page re-runs the query.
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "services/gateway/gateway_context.h"
 

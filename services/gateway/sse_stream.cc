@@ -23,7 +23,8 @@ bool IsKindName(const std::string& kind) {
 // re-serialized (or wrapped as a string when it is not JSON at all).
 std::string PayloadText(const std::string& payload) {
   if (payload.empty()) return "{}";
-  if (payload.find_first_of("\r\n") == std::string::npos && (payload[0] == '{' || payload[0] == '[')) {
+  if (payload.find_first_of("\r\n") == std::string::npos &&
+      (payload[0] == '{' || payload[0] == '[')) {
     return payload;
   }
   auto json = nlohmann::json::parse(payload, nullptr, false);
@@ -40,7 +41,8 @@ std::string SseFrame(const pb::AnalysisEvent& e) {
                       ",\"payload\":", PayloadText(e.payload_json()), "}\n\n");
 }
 
-void RelayEventStream(std::shared_ptr<EventCall> call, httplib::Response& res, int64_t heartbeat_ms) {
+void RelayEventStream(std::shared_ptr<EventCall> call, httplib::Response& res,
+                      int64_t heartbeat_ms) {
   auto first = std::make_shared<pb::AnalysisEvent>();
   const bool has_first = call->reader->Read(first.get());
   if (!has_first) {
@@ -54,8 +56,7 @@ void RelayEventStream(std::shared_ptr<EventCall> call, httplib::Response& res, i
   res.set_header("Cache-Control", "no-cache");
   res.set_header("X-Accel-Buffering", "no");
   res.set_chunked_content_provider(
-      "text/event-stream",
-      [call, first, has_first, heartbeat_ms](size_t, httplib::DataSink& sink) {
+      "text/event-stream", [call, first, has_first, heartbeat_ms](size_t, httplib::DataSink& sink) {
         std::mutex mu;
         std::condition_variable cv;
         bool stop = false;

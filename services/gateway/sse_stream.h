@@ -27,6 +27,7 @@ struct EventCall {
 std::string SseFrame(const pb::AnalysisEvent& event);
 
 // Waits for the call's first event (or its end), then answers `res`.
-void RelayEventStream(std::shared_ptr<EventCall> call, httplib::Response& res, int64_t heartbeat_ms);
+void RelayEventStream(std::shared_ptr<EventCall> call, httplib::Response& res,
+                      int64_t heartbeat_ms);
 
 }  // namespace tw::gateway

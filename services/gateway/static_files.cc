@@ -56,7 +56,9 @@ absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {
     if (f.body.size() > 1024 && f.content_type.rfind("application/", 0) == 0) f.gzip = Gzip(f.body);
     out.files_["/" + fs::relative(entry.path(), dir).generic_string()] = std::move(f);
   }
-  if (ec) return absl::NotFoundError(absl::StrCat("cannot read the web app in ", dir, ": ", ec.message()));
+  if (ec)
+    return absl::NotFoundError(
+        absl::StrCat("cannot read the web app in ", dir, ": ", ec.message()));
   if (!out.files_.count("/index.html")) {
     return absl::NotFoundError(absl::StrCat("the web app is not built: no index.html in ", dir,
                                             " (bash tools/build.sh builds it)"));
@@ -70,7 +72,8 @@ bool StaticFiles::Serve(const httplib::Request& req, httplib::Response& res) con
   if (it == files_.end()) return false;
   const File& f = it->second;
   res.set_header("Cache-Control", "no-cache");
-  if (!f.gzip.empty() && req.get_header_value("Accept-Encoding").find("gzip") != std::string::npos) {
+  if (!f.gzip.empty() &&
+      req.get_header_value("Accept-Encoding").find("gzip") != std::string::npos) {
     res.set_header("Content-Encoding", "gzip");
     res.set_header("Vary", "Accept-Encoding");
     res.set_content(f.gzip, f.content_type);

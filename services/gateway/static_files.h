@@ -4,10 +4,10 @@
 // here (gzip) and sent with a content type it leaves alone — its own compression is brotli at
 // the highest quality, about a second per request for app.js on a busy machine.
 
+#include <httplib.h>
+
 #include <map>
 #include <string>
-
-#include <httplib.h>
 
 #include "absl/status/statusor.h"
 

@@ -37,8 +37,8 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
   if (name.empty()) name = "upload.trace";
   if (declared > limit) {
     reader([](const char*, size_t) { return true; });  // httplib drops a body over its own limit
-    return SendTooLarge(res, absl::StrCat("the trace is ", declared, " bytes, over the upload limit of ",
-                                          limit, " bytes"));
+    return SendTooLarge(res, absl::StrCat("the trace is ", declared,
+                                          " bytes, over the upload limit of ", limit, " bytes"));
   }
 
   auto call = ctx.NewCall(caller, ctx.options.upload_timeout_ms);
@@ -77,19 +77,22 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
   });
   if (over) {
     writer->Finish();
-    return SendTooLarge(res, absl::StrCat("the trace is over the upload limit of ", limit, " bytes"));
+    return SendTooLarge(res,
+                        absl::StrCat("the trace is over the upload limit of ", limit, " bytes"));
   }
   if (!complete) {
     call->TryCancel();
     writer->Finish();
-    return SendError(res, absl::InvalidArgumentError("the upload was cut short before the whole body arrived"));
+    return SendError(
+        res, absl::InvalidArgumentError("the upload was cut short before the whole body arrived"));
   }
   flush();
   writer->WritesDone();
   const grpc::Status status = writer->Finish();
   if (!status.ok()) {
     const absl::Status s = FromGrpc(status);
-    if (s.code() == absl::StatusCode::kResourceExhausted) return SendTooLarge(res, std::string(s.message()));
+    if (s.code() == absl::StatusCode::kResourceExhausted)
+      return SendTooLarge(res, std::string(s.message()));
     return SendError(res, s);
   }
   SendJson(res, response.already_stored() ? 200 : 201,
@@ -100,7 +103,8 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
             {"already_stored", response.already_stored()}});
 }
 
-absl::StatusOr<pb::TraceInfo> LoadTrace(GatewayContext& ctx, const Caller& caller, const std::string& id) {
+absl::StatusOr<pb::TraceInfo> LoadTrace(GatewayContext& ctx, const Caller& caller,
+                                        const std::string& id) {
   pb::LoadTraceRequest request;
   request.set_trace_id(id);
   pb::TraceInfo info;
@@ -128,7 +132,8 @@ constexpr Capability kCapabilities[] = {
     {"threads", "threads", "thread"},
 };
 
-absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& caller, const std::string& id) {
+absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& caller,
+                                        const std::string& id) {
   auto info = LoadTrace(ctx, caller, id);
   if (!info.ok()) return info.status();
   SqlPageRequest counts{id, "SELECT "};
@@ -142,19 +147,24 @@ absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& calle
   const auto& row = (*count_page)["rows"][0];
   for (size_t i = 0; i < std::size(kCapabilities); ++i) {
     const int64_t n = row[i].is_number_integer() ? row[i].get<int64_t>() : 0;
-    capabilities.push_back({{"name", kCapabilities[i].name}, {"label", kCapabilities[i].label},
-                            {"table", kCapabilities[i].table}, {"rows", n}, {"present", n > 0}});
+    capabilities.push_back({{"name", kCapabilities[i].name},
+                            {"label", kCapabilities[i].label},
+                            {"table", kCapabilities[i].table},
+                            {"rows", n},
+                            {"present", n > 0}});
   }
-  SqlPageRequest processes{id,
-                           "SELECT p.upid, p.pid, p.name, p.cmdline, COUNT(t.utid) AS threads FROM process p "
-                           "LEFT JOIN thread t ON t.upid = p.upid GROUP BY p.upid "
-                           "ORDER BY threads DESC, p.upid"};
+  SqlPageRequest processes{
+      id,
+      "SELECT p.upid, p.pid, p.name, p.cmdline, COUNT(t.utid) AS threads FROM process p "
+      "LEFT JOIN thread t ON t.upid = p.upid GROUP BY p.upid "
+      "ORDER BY threads DESC, p.upid"};
   processes.limit = 1000;
   auto process_page = QueryPage(ctx, caller, processes);
   if (!process_page.ok()) return process_page.status();
   nlohmann::json process_list = nlohmann::json::array();
   for (const auto& r : (*process_page)["rows"]) {
-    process_list.push_back({{"upid", r[0]}, {"pid", r[1]}, {"name", r[2]}, {"cmdline", r[3]}, {"threads", r[4]}});
+    process_list.push_back(
+        {{"upid", r[0]}, {"pid", r[1]}, {"name", r[2]}, {"cmdline", r[3]}, {"threads", r[4]}});
   }
   // The focus app: the focus_app skill's best candidate (its first row).
   nlohmann::json focus = nullptr;
@@ -166,7 +176,8 @@ absl::StatusOr<nlohmann::json> Overview(GatewayContext& ctx, const Caller& calle
       if (env["rows"].empty()) break;
       const auto& best = env["rows"][0];
       focus = nlohmann::json::object();
-      for (size_t c = 0; c < env["columns"].size(); ++c) focus[env["columns"][c]["name"].get<std::string>()] = best[c];
+      for (size_t c = 0; c < env["columns"].size(); ++c)
+        focus[env["columns"][c]["name"].get<std::string>()] = best[c];
       focus["name"] = focus.value("process_name", nlohmann::json(nullptr));
       if (focus.value("foreground_evidence", 0) == 0) {
         focus["reason"] = "guessed from main-thread CPU time (no frames, launches or input)";
@@ -194,28 +205,35 @@ void RegisterTraceRoutes(httplib::Server& server, GatewayContext& ctx) {
   server.Get("/api/traces", Api(ctx, [&ctx](const httplib::Request&, httplib::Response& res,
                                             const Caller& caller) {
                pb::ListTracesResponse response;
-               auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-               const grpc::Status status =
-                   ctx.trace_query->ListTraces(call.get(), pb::ListTracesRequest(), &response);
-               if (!status.ok()) return SendError(res, FromGrpc(status));
+               if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
+                                          [&](grpc::ClientContext* c) {
+                                            return ctx.trace_query->ListTraces(
+                                                c, pb::ListTracesRequest(), &response);
+                                          });
+                   !s.ok()) {
+                 return SendError(res, s);
+               }
                nlohmann::json traces = nlohmann::json::array();
                for (const auto& t : response.traces()) traces.push_back(TraceInfoJson(t));
-               SendJson(res, 200, {{"traces", std::move(traces)},
-                                   {"memory_budget_bytes", response.memory_budget_bytes()},
-                                   {"memory_used_bytes", response.memory_used_bytes()}});
+               SendJson(res, 200,
+                        {{"traces", std::move(traces)},
+                         {"memory_budget_bytes", response.memory_budget_bytes()},
+                         {"memory_used_bytes", response.memory_used_bytes()}});
              }));
-  server.Get(R"(/api/traces/([^/]+))", Api(ctx, [&ctx](const httplib::Request& req,
-                                                       httplib::Response& res, const Caller& caller) {
-               auto info = LoadTrace(ctx, caller, req.matches[1]);
-               if (!info.ok()) return SendError(res, info.status());
-               SendJson(res, 200, TraceInfoJson(*info));
-             }));
-  server.Get(R"(/api/traces/([^/]+)/overview)",
-             Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
-               auto overview = Overview(ctx, caller, req.matches[1]);
-               if (!overview.ok()) return SendError(res, overview.status());
-               SendJson(res, 200, *overview);
-             }));
+  server.Get(
+      R"(/api/traces/([^/]+))",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        auto info = LoadTrace(ctx, caller, req.matches[1]);
+        if (!info.ok()) return SendError(res, info.status());
+        SendJson(res, 200, TraceInfoJson(*info));
+      }));
+  server.Get(
+      R"(/api/traces/([^/]+)/overview)",
+      Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
+        auto overview = Overview(ctx, caller, req.matches[1]);
+        if (!overview.ok()) return SendError(res, overview.status());
+        SendJson(res, 200, *overview);
+      }));
 }
 
 }  // namespace tw::gateway

@@ -5,10 +5,9 @@
 #include <openssl/evp.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "gtest/gtest.h"
 #include "tests/gateway/gateway_test_env.h"
@@ -43,7 +42,8 @@ json Body(const httplib::Result& r) {
 }
 
 // Asserts an API error: the HTTP status, the gRPC code name and a message mentioning `words`.
-void ExpectError(const httplib::Result& r, int http, const std::string& code, const std::string& words) {
+void ExpectError(const httplib::Result& r, int http, const std::string& code,
+                 const std::string& words) {
   ASSERT_TRUE(r) << "no response";
   EXPECT_EQ(r->status, http) << r->body;
   const json b = Body(r);
@@ -84,7 +84,8 @@ TEST_F(GatewayApiTest, UploadStreamsChecksumsAndRefusesJunkAndOversizedTraces) {
 
   // The id is the content's sha256; a checksum given by the client is verified.
   httplib::Headers with_sha = {{"X-Content-SHA256", sha}};
-  auto first = client_->Post("/api/traces?name=scroll.pftrace", with_sha, data, "application/octet-stream");
+  auto first =
+      client_->Post("/api/traces?name=scroll.pftrace", with_sha, data, "application/octet-stream");
   ASSERT_TRUE(first);
   EXPECT_EQ(first->status, 201) << first->body;
   EXPECT_EQ(Body(first)["trace_id"], sha);
@@ -148,48 +149,57 @@ TEST_F(GatewayApiTest, StatusesAreMappedFromGrpcCodesWithTheirMessages) {
   const std::string unknown(64, 'e');
   ExpectError(client_->Get(("/api/traces/" + unknown).c_str()), 404, "NOT_FOUND", unknown);
   ExpectError(client_->Get("/api/traces/0123"), 400, "INVALID_ARGUMENT", "0123");
-  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(), R"({"sql": "SELEC nonsense"})",
-                            "application/json"),
+  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(),
+                            R"({"sql": "SELEC nonsense"})", "application/json"),
               400, "INVALID_ARGUMENT", "syntax error");
-  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(), R"({"sql": "DELETE FROM slice"})",
-                            "application/json"),
+  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(),
+                            R"({"sql": "DELETE FROM slice"})", "application/json"),
               403, "PERMISSION_DENIED", "");
-  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(), R"({"sql": 5})", "application/json"),
-              400, "INVALID_ARGUMENT", "sql");
-  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(), "{not json", "application/json"), 400,
-              "INVALID_ARGUMENT", "JSON");
+  ExpectError(
+      client_->Post(("/api/traces/" + id + "/query").c_str(), R"({"sql": 5})", "application/json"),
+      400, "INVALID_ARGUMENT", "sql");
+  ExpectError(
+      client_->Post(("/api/traces/" + id + "/query").c_str(), "{not json", "application/json"), 400,
+      "INVALID_ARGUMENT", "JSON");
   ExpectError(client_->Get("/api/skills/no_such_skill"), 404, "NOT_FOUND", "no_such_skill");
   ExpectError(client_->Post(("/api/traces/" + id + "/skill-runs").c_str(),
-                            R"({"skill": "frame_overview", "params": {"upid": "twelve"}})", "application/json"),
+                            R"({"skill": "frame_overview", "params": {"upid": "twelve"}})",
+                            "application/json"),
               400, "INVALID_ARGUMENT", "upid");
   ExpectError(client_->Get("/api/sessions/nosuchsession"), 404, "NOT_FOUND", "nosuchsession");
-  ExpectError(client_->Post("/api/sessions", json{{"trace_id", unknown}}.dump(), "application/json"), 404,
-              "NOT_FOUND", unknown);
-  ExpectError(client_->Post("/api/sessions/nosuchsession/cancel", "", "application/json"), 404, "NOT_FOUND", "");
+  ExpectError(
+      client_->Post("/api/sessions", json{{"trace_id", unknown}}.dump(), "application/json"), 404,
+      "NOT_FOUND", unknown);
+  ExpectError(client_->Post("/api/sessions/nosuchsession/cancel", "", "application/json"), 404,
+              "NOT_FOUND", "");
   ExpectError(client_->Get("/api/nothing/here"), 404, "NOT_FOUND", "/api/nothing/here");
   // A JSON body over the request limit, and a body where none belongs.
   const std::string huge = R"({"sql": ")" + std::string(17 << 20, 'x') + R"("})";
-  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(), huge, "application/json"), 413,
-              "RESOURCE_EXHAUSTED", "limit");
+  ExpectError(client_->Post(("/api/traces/" + id + "/query").c_str(), huge, "application/json"),
+              413, "RESOURCE_EXHAUSTED", "limit");
   // A cancel with no turn running is a conflict, not a server error.
   auto session = client_->Post("/api/sessions", json{{"trace_id", id}}.dump(), "application/json");
   ASSERT_TRUE(session);
   ASSERT_EQ(session->status, 201) << session->body;
   const std::string sid = Body(session)["id"];
-  ExpectError(client_->Post(("/api/sessions/" + sid + "/cancel").c_str(), "", "application/json"), 409,
-              "FAILED_PRECONDITION", "");
-  ExpectError(client_->Post(("/api/sessions/" + sid + "/turns").c_str(), R"({"question": ""})", "application/json"),
+  ExpectError(client_->Post(("/api/sessions/" + sid + "/cancel").c_str(), "", "application/json"),
+              409, "FAILED_PRECONDITION", "");
+  ExpectError(client_->Post(("/api/sessions/" + sid + "/turns").c_str(), R"({"question": ""})",
+                            "application/json"),
               400, "INVALID_ARGUMENT", "");
+  ExpectError(
+      client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
+                    R"({"question": "why?", "options": {"mode": "sideways"}})", "application/json"),
+      400, "INVALID_ARGUMENT", "mode");
   ExpectError(client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
-                            R"({"question": "why?", "options": {"mode": "sideways"}})", "application/json"),
-              400, "INVALID_ARGUMENT", "mode");
-  ExpectError(client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
-                            R"({"question": "why?", "options": {"selection": {"start_ns": "x"}}})", "application/json"),
+                            R"({"question": "why?", "options": {"selection": {"start_ns": "x"}}})",
+                            "application/json"),
               400, "INVALID_ARGUMENT", "selection");
   httplib::Headers bad_resume = {{"Last-Event-ID", "minus-one"}};
-  ExpectError(client_->Get(("/api/sessions/" + sid + "/events").c_str(), bad_resume), 400, "INVALID_ARGUMENT",
-              "Last-Event-ID");
-  ExpectError(client_->Get(("/api/sessions/" + sid + "/turns/7/report").c_str()), 404, "NOT_FOUND", "turn 7");
+  ExpectError(client_->Get(("/api/sessions/" + sid + "/events").c_str(), bad_resume), 400,
+              "INVALID_ARGUMENT", "Last-Event-ID");
+  ExpectError(client_->Get(("/api/sessions/" + sid + "/turns/7/report").c_str()), 404, "NOT_FOUND",
+              "turn 7");
   // No CORS unless configured: no header, and preflights are refused.
   httplib::Headers origin = {{"Origin", "http://elsewhere.example"}};
   auto plain = client_->Get("/api/traces", origin);
@@ -210,7 +220,8 @@ TEST_F(GatewayApiTest, CorsOnlyForConfiguredOrigins) {
   auto preflight = client_->Options("/api/sessions", allowed);
   ASSERT_TRUE(preflight);
   EXPECT_EQ(preflight->status, 204);
-  EXPECT_NE(preflight->get_header_value("Access-Control-Allow-Headers").find("Last-Event-ID"), std::string::npos);
+  EXPECT_NE(preflight->get_header_value("Access-Control-Allow-Headers").find("Last-Event-ID"),
+            std::string::npos);
   auto denied = client_->Get("/api/traces", other);
   ASSERT_TRUE(denied);
   EXPECT_FALSE(denied->has_header("Access-Control-Allow-Origin"));
@@ -221,8 +232,9 @@ TEST_F(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
   const std::string id = Upload(env_->Generate("scroll_binder_jank", 9, 2.0, 90));
   ASSERT_FALSE(id.empty());
   const std::string sql = "SELECT id, ts, dur, name FROM slice ORDER BY id";
-  auto count = client_->Post(("/api/traces/" + id + "/query").c_str(),
-                             json{{"sql", "SELECT COUNT(*) AS n FROM slice"}}.dump(), "application/json");
+  auto count =
+      client_->Post(("/api/traces/" + id + "/query").c_str(),
+                    json{{"sql", "SELECT COUNT(*) AS n FROM slice"}}.dump(), "application/json");
   ASSERT_TRUE(count);
   ASSERT_EQ(count->status, 200) << count->body;
   const int64_t total = Body(count)["rows"][0][0];
@@ -233,7 +245,8 @@ TEST_F(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
   int pages = 0;
   do {
     auto r = client_->Post(("/api/traces/" + id + "/query").c_str(),
-                           json{{"sql", sql}, {"offset", offset}, {"limit", 100}}.dump(), "application/json");
+                           json{{"sql", sql}, {"offset", offset}, {"limit", 100}}.dump(),
+                           "application/json");
     ASSERT_TRUE(r);
     ASSERT_EQ(r->status, 200) << r->body;
     page = Body(r);
@@ -246,9 +259,11 @@ TEST_F(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
   EXPECT_EQ(static_cast<int64_t>(ids.size()), total);
   EXPECT_EQ(pages, (total + 99) / 100);
   // Bound parameters.
-  auto bound = client_->Post(("/api/traces/" + id + "/query").c_str(),
-                             json{{"sql", "SELECT :a + :b AS s, :t AS t"}, {"params", {{"a", 40}, {"b", 2}, {"t", "x"}}}}.dump(),
-                             "application/json");
+  auto bound = client_->Post(
+      ("/api/traces/" + id + "/query").c_str(),
+      json{{"sql", "SELECT :a + :b AS s, :t AS t"}, {"params", {{"a", 40}, {"b", 2}, {"t", "x"}}}}
+          .dump(),
+      "application/json");
   ASSERT_TRUE(bound);
   EXPECT_EQ(Body(bound)["rows"][0][0], 42);
   EXPECT_EQ(Body(bound)["rows"][0][1], "x");
@@ -269,9 +284,10 @@ TEST_F(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
   auto describe = client_->Get("/api/skills/jank_root_causes");
   ASSERT_TRUE(describe);
   EXPECT_EQ(Body(describe)["name"], "jank_root_causes");
-  auto run = client_->Post(("/api/traces/" + id + "/skill-runs").c_str(),
-                           json{{"skill", "frame_overview"}, {"params", {{"upid", o["focus_app"]["upid"]}}}}.dump(),
-                           "application/json");
+  auto run = client_->Post(
+      ("/api/traces/" + id + "/skill-runs").c_str(),
+      json{{"skill", "frame_overview"}, {"params", {{"upid", o["focus_app"]["upid"]}}}}.dump(),
+      "application/json");
   ASSERT_TRUE(run);
   ASSERT_EQ(run->status, 200) << run->body;
   EXPECT_EQ(Body(run)["outcome"], "ok");
@@ -283,13 +299,15 @@ TEST_F(GatewayApiTest, AskStreamsNumberedEventsAndLastEventIdResumesWithoutLossO
   StartEnv("gw_sse");
   const std::string id = Upload(env_->Generate("scroll_binder_jank", 4, 3.0, 90));
   ASSERT_FALSE(id.empty());
-  auto created = client_->Post("/api/sessions", json{{"trace_id", id}, {"title", "t"}}.dump(), "application/json");
+  auto created = client_->Post("/api/sessions", json{{"trace_id", id}, {"title", "t"}}.dump(),
+                               "application/json");
   ASSERT_TRUE(created);
   ASSERT_EQ(created->status, 201) << created->body;
   const std::string sid = Body(created)["id"];
 
-  auto ask = client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
-                           json{{"question", "why does scrolling stutter?"}}.dump(), "application/json");
+  auto ask =
+      client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
+                    json{{"question", "why does scrolling stutter?"}}.dump(), "application/json");
   ASSERT_TRUE(ask);
   ASSERT_EQ(ask->status, 200) << ask->body;
   EXPECT_EQ(ask->get_header_value("Content-Type"), "text/event-stream");
@@ -356,8 +374,9 @@ TEST_F(GatewayApiTest, AskStreamsNumberedEventsAndLastEventIdResumesWithoutLossO
     for (const auto& l : f["links"]) {
       ++links;
       const std::string desc = f["description"];
-      EXPECT_EQ(desc.substr(l["start"], static_cast<size_t>(l["end"]) - static_cast<size_t>(l["start"])),
-                l["text"].get<std::string>());  // ASCII descriptions: UTF-16 = bytes
+      EXPECT_EQ(
+          desc.substr(l["start"], static_cast<size_t>(l["end"]) - static_cast<size_t>(l["start"])),
+          l["text"].get<std::string>());  // ASCII descriptions: UTF-16 = bytes
       bool cited = false;
       for (const auto& e : f["evidence"]) cited |= e == l["artifact_id"];
       EXPECT_TRUE(cited);
@@ -398,7 +417,8 @@ TEST_F(GatewayApiTest, ServesTheWebApp) {
   ASSERT_TRUE(index);
   ASSERT_EQ(index->status, 200);
   EXPECT_NE(index->body.find("<div id=\"app\">"), std::string::npos);
-  EXPECT_NE(index->get_header_value("Content-Security-Policy").find("default-src 'self'"), std::string::npos);
+  EXPECT_NE(index->get_header_value("Content-Security-Policy").find("default-src 'self'"),
+            std::string::npos);
   auto js = client_->Get("/app.js");
   ASSERT_TRUE(js);
   EXPECT_EQ(js->status, 200);

@@ -18,9 +18,8 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "tests/gateway/gateway_test_env.h"
 #include "tools/synth/sched_trace_writer.h"
@@ -79,8 +78,9 @@ struct StubStack {
     address = "127.0.0.1:" + std::to_string(port);
     // trace-query and skill-engine are not called by these routes (channels connect lazily).
     gateway = std::make_unique<ServiceProcess>(
-        TW_GATEWAY_BINARY, std::vector<std::string>{"--trace-query", "127.0.0.1:1", "--skill-engine",
-                                                    "127.0.0.1:1", "--orchestrator", address});
+        TW_GATEWAY_BINARY,
+        std::vector<std::string>{"--trace-query", "127.0.0.1:1", "--skill-engine", "127.0.0.1:1",
+                                 "--orchestrator", address});
     gateway_port = std::stoi(gateway->address().substr(gateway->address().rfind(':') + 1));
   }
   ~StubStack() {
@@ -89,9 +89,14 @@ struct StubStack {
   }
 };
 
+// Started by the first benchmark that needs it, stopped by main() (not left to static
+// destruction: the gateway is a child process that must not outlive the benchmark).
+}  // namespace
+std::unique_ptr<StubStack> g_stack;
+namespace {
 StubStack& Stack() {
-  static StubStack* stack = new StubStack();
-  return *stack;
+  if (!g_stack) g_stack = std::make_unique<StubStack>();
+  return *g_stack;
 }
 
 // Reads an SSE stream, calling on_event(unix_ns) per event.
@@ -128,8 +133,10 @@ void BM_ProxiedEvent(benchmark::State& state) {
   StubStack& s = Stack();
   std::vector<double> through, direct;
   for (auto _ : state) {
-    ReadSse(s.gateway_port, "paced-500", [&](int64_t sent) { through.push_back((NowNs() - sent) / 1e6); });
-    auto stub = pb::Orchestrator::NewStub(grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials()));
+    ReadSse(s.gateway_port, "paced-500",
+            [&](int64_t sent) { through.push_back((NowNs() - sent) / 1e6); });
+    auto stub = pb::Orchestrator::NewStub(
+        grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials()));
     grpc::ClientContext ctx;
     pb::ResumeRequest request;
     request.set_session_id("paced-500");
@@ -175,10 +182,9 @@ void BM_Upload100MB(benchmark::State& state) {
   }
   synth::SchedTraceOptions o;
   o.cpus = 8;
-  o.duration_ns = 60'000'000'000;
+  // Long enough for ~100 MB of plain sched_switch events (3.7 MB per second of trace).
+  o.duration_ns = 28'000'000'000;
   const std::string path = env.dir() + "/big.pftrace";
-  // Long enough for ~100 MB of plain sched_switch events.
-  o.duration_ns = 25'000'000'000;
   if (!synth::WriteSyntheticSchedTrace(o, path).ok()) {
     state.SkipWithError("cannot write the synthetic trace");
     return;
@@ -207,7 +213,8 @@ void BM_Upload100MB(benchmark::State& state) {
     }
   }
   state.counters["trace_mb"] = static_cast<double>(size) / (1 << 20);
-  state.counters["upload_mb_per_s"] = static_cast<double>(size) / (1 << 20) * state.iterations() / seconds;
+  state.counters["upload_mb_per_s"] =
+      static_cast<double>(size) / (1 << 20) * state.iterations() / seconds;
   state.counters["gateway_peak_rss_mb"] =
       static_cast<double>(PeakRssBytes(env.gateway().pid())) / (1 << 20);
 }
@@ -216,4 +223,10 @@ BENCHMARK(BM_Upload100MB)->Iterations(1)->Unit(benchmark::kMillisecond);
 }  // namespace
 }  // namespace tw::testing
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  tw::testing::g_stack.reset();
+  return 0;
+}

@@ -34,7 +34,8 @@ TEST(HttpErrors, EveryGrpcCodeHasItsHttpStatus) {
       {absl::StatusCode::kDataLoss, 500},
       {absl::StatusCode::kUnknown, 500},
   };
-  for (const auto& [code, http] : table) EXPECT_EQ(HttpStatusFor(code), http) << StatusCodeName(code);
+  for (const auto& [code, http] : table)
+    EXPECT_EQ(HttpStatusFor(code), http) << StatusCodeName(code);
   const json e = json::parse(ErrorJson(absl::StatusCode::kNotFound, "no trace \"x\"\n", 404));
   EXPECT_EQ(e["error"]["code"], "NOT_FOUND");
   EXPECT_EQ(e["error"]["message"], "no trace \"x\"\n");
@@ -101,7 +102,8 @@ TEST(ReportExport, HtmlIsSelfContainedAndEscapesEverything) {
   AddNumberLinks(report);
   const json provenance = {{"trace", {{"sha256", "ab12"}, {"name", "<svg onload=1>.pftrace"}}},
                            {"skills", {{{"name", "jank_root_causes"}, {"version", "1"}}}},
-                           {"model", "gpt-4o"}, {"verifier", {{"verified", true}}}};
+                           {"model", "gpt-4o"},
+                           {"verifier", {{"verified", true}}}};
   const std::string html = RenderReportHtml(report, provenance);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);

@@ -3,12 +3,12 @@
 // orchestrator and tracewise-gateway — for the gateway's API tests, its benchmark and the
 // browser tests' harness. Traces come from tracegen; HTTP goes through cpp-httplib's client.
 
+#include <httplib.h>
+
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <httplib.h>
 
 #include "tests/common/process_temp_dir.h"
 #include "tests/services/service_process.h"
@@ -56,9 +56,10 @@ class GatewayEnv {
 
   // Another gateway over the same services (e.g. with other limits or CORS).
   bool StartGateway(const std::vector<std::string>& extra, std::unique_ptr<ServiceProcess>* out) {
-    std::vector<std::string> args = {"--trace-query", trace_query_->address(), "--skill-engine",
-                                     skill_engine_->address(), "--orchestrator",
-                                     orchestrator_->address(), "--strategies", TW_SOURCE_DIR "/strategies",
+    std::vector<std::string> args = {"--trace-query",      trace_query_->address(),
+                                     "--skill-engine",     skill_engine_->address(),
+                                     "--orchestrator",     orchestrator_->address(),
+                                     "--strategies",       TW_SOURCE_DIR "/strategies",
                                      "--sse-heartbeat-ms", "500"};
     args.insert(args.end(), extra.begin(), extra.end());
     *out = std::make_unique<ServiceProcess>(TW_GATEWAY_BINARY, args);
@@ -75,7 +76,9 @@ class GatewayEnv {
   }
   std::string gateway_host_port() const { return HostPort(*gateway_); }
   std::string gateway_url() const { return "http://" + gateway_host_port(); }
-  int gateway_port() const { return std::stoi(gateway_host_port().substr(gateway_host_port().rfind(':') + 1)); }
+  int gateway_port() const {
+    return std::stoi(gateway_host_port().substr(gateway_host_port().rfind(':') + 1));
+  }
   const std::string& trace_query_address() const { return trace_query_->address(); }
   const std::string& orchestrator_address() const { return orchestrator_->address(); }
   ServiceProcess& gateway() { return *gateway_; }
@@ -89,8 +92,8 @@ class GatewayEnv {
   }
 
   // A tracegen scenario written under the env's folder.
-  std::string Generate(const std::string& scenario, uint64_t seed = 7, double seconds = 3, int fps = 90,
-                       std::vector<std::string> extra_processes = {}) {
+  std::string Generate(const std::string& scenario, uint64_t seed = 7, double seconds = 3,
+                       int fps = 90, std::vector<std::string> extra_processes = {}) {
     tracegen::TracegenOptions o;
     o.scenario = scenario;
     o.seed = seed;

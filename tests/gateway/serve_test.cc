@@ -1,6 +1,7 @@
 // `tracewise serve` as a user runs it: one command, five processes on loopback, the URL printed;
 // the web app and the API answer there; SIGTERM stops every child.
 
+#include <httplib.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <cstdio>
 #include <string>
 #include <thread>
-
-#include <httplib.h>
 
 #include "gtest/gtest.h"
 #include "tests/common/process_temp_dir.h"
@@ -36,8 +35,8 @@ TEST(ServeTest, StartsTheStackPrintsTheUrlAndStopsEverything) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    execl(TW_TRACEWISE_BINARY, TW_TRACEWISE_BINARY, "serve", "--port", "0", "--data-dir", data.c_str(),
-          static_cast<char*>(nullptr));
+    execl(TW_TRACEWISE_BINARY, TW_TRACEWISE_BINARY, "serve", "--port", "0", "--data-dir",
+          data.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   close(out[1]);

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_format.h"
@@ -41,14 +40,16 @@ constexpr char kHostileName2[] = "<img/src=y/onerror=alert(2)>";
 // Scripts the model for each step of the browser test, from the uploaded trace's own numbers.
 class ModelScripts {
  public:
-  ModelScripts(ScriptedLlmServer* llm, std::string trace_query) : llm_(llm), trace_query_(std::move(trace_query)) {}
+  ModelScripts(ScriptedLlmServer* llm, std::string trace_query)
+      : llm_(llm), trace_query_(std::move(trace_query)) {}
 
   // Returns an error message, empty on success.
   std::string Script(const std::string& name, const std::string& trace_id) {
     llm_->ClearScript();
     if (name == "investigation") return Investigation(trace_id);
     if (name == "scoped") {
-      llm_->Enqueue(OpenAiText("Within the selected range the main thread is mostly running app code."));
+      llm_->Enqueue(
+          OpenAiText("Within the selected range the main thread is mostly running app code."));
       return "";
     }
     if (name == "client_tool") return ClientTool(trace_id);
@@ -59,7 +60,8 @@ class ModelScripts {
       return "";
     }
     if (name == "comparison") {
-      llm_->Enqueue(OpenAiText("Compared with the reference trace, this one has more janky frames."));
+      llm_->Enqueue(
+          OpenAiText("Compared with the reference trace, this one has more janky frames."));
       return "";
     }
     return "unknown script " + name;
@@ -89,33 +91,43 @@ class ModelScripts {
     std::vector<Call> updates;
     for (const auto& p : scrolling->phases) {
       phases.push_back({{"id", p.id}, {"goal", p.goal}, {"skills", p.critical_skills}});
-      updates.push_back({"phase_" + p.id, "update_plan_phase",
-                         json{{"phase_id", p.id}, {"status", "done"}, {"summary", "see sql-1"}}.dump()});
+      updates.push_back(
+          {"phase_" + p.id, "update_plan_phase",
+           json{{"phase_id", p.id}, {"status", "done"}, {"summary", "see sql-1"}}.dump()});
     }
-    const std::string plan =
-        json{{"phases", phases}, {"aspects", scrolling->plan_aspects}, {"rationale", "frames first"}}.dump();
+    const std::string plan = json{
+        {"phases", phases},
+        {"aspects", scrolling->plan_aspects},
+        {"rationale",
+         "frames first"}}.dump();
     const std::string frames_sql =
-        "SELECT COUNT(*) AS frames, SUM(jank_type != 'None') AS janky_frames, MAX(dur) AS worst_frame_ns "
-        "FROM actual_frame_timeline_slice WHERE upid = (SELECT upid FROM process WHERE name = 'com.example.feed')";
+        "SELECT COUNT(*) AS frames, SUM(jank_type != 'None') AS janky_frames, MAX(dur) AS "
+        "worst_frame_ns "
+        "FROM actual_frame_timeline_slice WHERE upid = (SELECT upid FROM process WHERE name = "
+        "'com.example.feed')";
     auto r = Sql(trace_id, frames_sql);
     if (!r.ok() || r->rows.empty()) return "frame query failed";
     const int64_t frames = r->rows[0][0].int_value;
     const int64_t janky = r->rows[0][1].int_value;
     const double worst_ms = static_cast<double>(r->rows[0][2].int_value) / 1e6;
-    llm_->Enqueue(OpenAiToolCalls({{"call_plan", "submit_plan", plan}}, "Planning the frame analysis."));
+    llm_->Enqueue(
+        OpenAiToolCalls({{"call_plan", "submit_plan", plan}}, "Planning the frame analysis."));
     llm_->Enqueue(OpenAiToolCalls({{"call_sql", "execute_sql", json{{"sql", frames_sql}}.dump()}}));
-    llm_->Enqueue(OpenAiToolCalls({{"call_skill", "invoke_skill", R"({"skill": "jank_root_causes"})"}}));
+    llm_->Enqueue(
+        OpenAiToolCalls({{"call_skill", "invoke_skill", R"({"skill": "jank_root_causes"})"}}));
     llm_->Enqueue(OpenAiToolCalls(updates));
     const std::string answer = absl::StrFormat(
         "## Summary\nScrolling stutters: %d of %d frames missed their deadline.\n\n"
         "## Findings\n- [high] Janky frames — %d of %d frames were janky; the worst took %.1f ms. "
-        "(evidence: sql-1)\n\n## Causal chain\n1. The main thread blocks in binder calls during frames (sql-1)\n\n"
+        "(evidence: sql-1)\n\n## Causal chain\n1. The main thread blocks in binder calls during "
+        "frames (sql-1)\n\n"
         "## Recommendations\n- Move the binder calls off the main thread.\n",
         janky, frames, janky, frames, worst_ms);
     ScriptedResponse first = OpenAiText(answer);
     first.delay_between_chunks_ms = 25;  // the browser sees the answer stream in
     llm_->Enqueue(first);
-    llm_->Enqueue(OpenAiText(answer));  // the same answer again if the verifier asks for a correction
+    llm_->Enqueue(
+        OpenAiText(answer));  // the same answer again if the verifier asks for a correction
     return "";
   }
 
@@ -123,13 +135,16 @@ class ModelScripts {
     auto r = Sql(trace_id,
                  "SELECT s.id, s.name FROM slice s JOIN thread_track tt ON s.track_id = tt.id "
                  "JOIN thread t USING (utid) JOIN process p USING (upid) "
-                 "WHERE p.name = 'com.example.feed' AND t.tid = p.pid AND s.name GLOB 'Choreographer#doFrame*' "
+                 "WHERE p.name = 'com.example.feed' AND t.tid = p.pid AND s.name GLOB "
+                 "'Choreographer#doFrame*' "
                  "ORDER BY s.dur DESC LIMIT 1");
     if (!r.ok() || r->rows.empty()) return "no doFrame slice on the main thread";
     slice_id_ = r->rows[0][0].int_value;
-    llm_->Enqueue(OpenAiToolCalls({{"call_select", "select_slice", json{{"slice_id", slice_id_}}.dump()}},
-                                  "Let me show you the slowest frame."));
-    llm_->Enqueue(OpenAiText(absl::StrCat("The selected slice ", slice_id_, " is the slowest frame.")));
+    llm_->Enqueue(
+        OpenAiToolCalls({{"call_select", "select_slice", json{{"slice_id", slice_id_}}.dump()}},
+                        "Let me show you the slowest frame."));
+    llm_->Enqueue(
+        OpenAiText(absl::StrCat("The selected slice ", slice_id_, " is the slowest frame.")));
     return "";
   }
 
@@ -142,21 +157,24 @@ bool Exists(const char* path) { return access(path, X_OK) == 0; }
 
 TEST(WebAppBrowserTest, UploadAskStreamScopeToolsReloadAndHostileInput) {
   const std::string web = TW_SOURCE_DIR "/services/gateway/web";
-  if (!Exists("/usr/bin/chromium") || !std::filesystem::exists(web + "/node_modules/playwright-core")) {
+  if (!Exists("/usr/bin/chromium") ||
+      !std::filesystem::exists(web + "/node_modules/playwright-core")) {
     GTEST_SKIP() << "needs /usr/bin/chromium and npm packages (bash tools/setup.sh installs both)";
   }
   ScriptedLlmServer llm;
   GatewayEnvOptions options;
   options.orchestrator_env = {"TRACEWISE_LLM_PROVIDER=openai", "TRACEWISE_LLM_MODEL=gpt-4o",
                               "TRACEWISE_LLM_BASE_URL=" + llm.BaseUrl() + "/v1",
-                              "TRACEWISE_LLM_API_KEY=sk-browser-test", "TRACEWISE_LLM_RETRY_BACKOFF_MS=1"};
+                              "TRACEWISE_LLM_API_KEY=sk-browser-test",
+                              "TRACEWISE_LLM_RETRY_BACKOFF_MS=1"};
   options.gateway_args = {"--max-upload-mb", "8", "--web-dir", TW_WEB_DIR};
   GatewayEnv env("web_app_browser", options);
   ASSERT_TRUE(env.Start()) << env.error();
 
   // Traces: the app under test (with a process whose name is markup), a reference, junk, and
   // one over the 8 MB limit.
-  const std::string trace = env.Generate("scroll_binder_jank", 21, 4.0, 90, {kHostileName, kHostileName2});
+  const std::string trace =
+      env.Generate("scroll_binder_jank", 21, 4.0, 90, {kHostileName, kHostileName2});
   const std::string reference = env.Generate("scroll_smooth", 22, 3.0, 90);
   ASSERT_FALSE(trace.empty());
   ASSERT_FALSE(reference.empty());
@@ -184,11 +202,12 @@ TEST(WebAppBrowserTest, UploadAskStreamScopeToolsReloadAndHostileInput) {
   std::filesystem::remove_all(artifacts);
   std::filesystem::create_directories(artifacts);
   const std::string command = absl::StrCat(
-      "cd ", web, " && TW_GATEWAY_URL=", env.gateway_url(), " TW_CONTROL_URL=http://127.0.0.1:", control_port,
-      " TW_TRACE='", trace, "' TW_REFERENCE_TRACE='", reference, "' TW_JUNK_TRACE='", junk,
-      "' TW_OVERSIZED_TRACE='", oversized, "' TW_ARTIFACTS='", artifacts, "' TW_HOSTILE_NAME='", kHostileName,
-      "' TW_HOSTILE_NAME2='", kHostileName2, "' TW_SLOW_ANSWER='", ModelScripts::SlowAnswer(), "' node ", TW_SOURCE_DIR,
-      "/tests/gateway/browser/web_app.test.mjs 2>&1");
+      "cd ", web, " && TW_GATEWAY_URL=", env.gateway_url(),
+      " TW_CONTROL_URL=http://127.0.0.1:", control_port, " TW_TRACE='", trace,
+      "' TW_REFERENCE_TRACE='", reference, "' TW_JUNK_TRACE='", junk, "' TW_OVERSIZED_TRACE='",
+      oversized, "' TW_ARTIFACTS='", artifacts, "' TW_HOSTILE_NAME='", kHostileName,
+      "' TW_HOSTILE_NAME2='", kHostileName2, "' TW_SLOW_ANSWER='", ModelScripts::SlowAnswer(),
+      "' node ", TW_SOURCE_DIR, "/tests/gateway/browser/web_app.test.mjs 2>&1");
   FILE* node = popen(command.c_str(), "r");
   ASSERT_NE(node, nullptr);
   std::string output;

@@ -40,7 +40,8 @@ absl::Status ChildService::Start(int timeout_s) {
     for (auto& a : argv_storage) argv.push_back(a.data());
     argv.push_back(nullptr);
     execv(binary_.c_str(), argv.data());
-    std::fprintf(stderr, "tracewise serve: cannot run %s: %s\n", binary_.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "tracewise serve: cannot run %s: %s\n", binary_.c_str(),
+                 std::strerror(errno));
     _exit(127);
   }
   close(out[1]);
@@ -49,7 +50,8 @@ absl::Status ChildService::Start(int timeout_s) {
   std::string pending;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   while (address_.empty()) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     pollfd p{out_fd_, POLLIN, 0};
     if (poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
@@ -64,7 +66,8 @@ absl::Status ChildService::Start(int timeout_s) {
       const size_t at = line.find("listening on ");
       if (at != std::string::npos && address_.empty()) {
         address_ = line.substr(at + 13);
-        while (!address_.empty() && (address_.back() == '\r' || address_.back() == ' ')) address_.pop_back();
+        while (!address_.empty() && (address_.back() == '\r' || address_.back() == ' '))
+          address_.pop_back();
       } else {
         std::fprintf(stdout, "[%s] %s\n", name_.c_str(), line.c_str());
       }
@@ -111,15 +114,18 @@ void ChildService::Stop() {
 std::string FindServiceBinary(const std::string& name, const std::string& build_subdir) {
   namespace fs = std::filesystem;
   std::vector<fs::path> candidates;
-  if (const char* dir = std::getenv("TRACEWISE_BIN_DIR"); dir && *dir) candidates.push_back(fs::path(dir) / name);
+  if (const char* dir = std::getenv("TRACEWISE_BIN_DIR"); dir && *dir)
+    candidates.push_back(fs::path(dir) / name);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     candidates.push_back(exe.parent_path() / name);
-    candidates.push_back(exe.parent_path().parent_path().parent_path() / "services" / build_subdir / name);
+    candidates.push_back(exe.parent_path().parent_path().parent_path() / "services" / build_subdir /
+                         name);
   }
   if (const char* path = std::getenv("PATH")) {
-    for (const auto& dir : absl::StrSplit(path, ':')) candidates.push_back(fs::path(std::string(dir)) / name);
+    for (const auto& dir : absl::StrSplit(path, ':'))
+      candidates.push_back(fs::path(std::string(dir)) / name);
   }
   for (const auto& c : candidates) {
     if (access(c.c_str(), X_OK) == 0) return c.string();

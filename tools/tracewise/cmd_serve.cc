@@ -23,12 +23,13 @@ namespace tw::cli {
 namespace {
 
 void PrintServeUsage() {
-  std::fprintf(stderr,
-               "usage: tracewise serve [--port 8080] [--host 127.0.0.1] [--data-dir tracewise-data]\n"
-               "                       [--max-upload-mb 2048] [--memory-budget-mb 4096]\n"
-               "  Starts trace-query, skill-engine, verifier, orchestrator and the gateway (web app +\n"
-               "  HTTP API) as child processes and prints the URL to open. The LLM comes from\n"
-               "  TRACEWISE_LLM_* (none: the offline analyst answers). Ctrl-C stops everything.\n");
+  std::fprintf(
+      stderr,
+      "usage: tracewise serve [--port 8080] [--host 127.0.0.1] [--data-dir tracewise-data]\n"
+      "                       [--max-upload-mb 2048] [--memory-budget-mb 4096]\n"
+      "  Starts trace-query, skill-engine, verifier, orchestrator and the gateway (web app +\n"
+      "  HTTP API) as child processes and prints the URL to open. The LLM comes from\n"
+      "  TRACEWISE_LLM_* (none: the offline analyst answers). Ctrl-C stops everything.\n");
 }
 
 bool IsLoopback(const std::string& host) {
@@ -54,7 +55,8 @@ int RunServe(const Args& args) {
     if (a == "--help" || a == "-h") {
       PrintServeUsage();
       return 0;
-    } else if (a == "--port" && value(&v) && absl::SimpleAtoi(v, &port) && port >= 0 && port < 65536) {
+    } else if (a == "--port" && value(&v) && absl::SimpleAtoi(v, &port) && port >= 0 &&
+               port < 65536) {
     } else if (a == "--host" && value(&host)) {
     } else if (a == "--data-dir" && value(&data_dir)) {
     } else if (a == "--max-upload-mb" && value(&max_upload_mb)) {
@@ -66,10 +68,11 @@ int RunServe(const Args& args) {
     }
   }
   if (!IsLoopback(host)) {
-    std::fprintf(stderr,
-                 "tracewise serve: WARNING: serving on %s without authentication — anyone who reaches "
-                 "this address can read and upload traces\n",
-                 host.c_str());
+    std::fprintf(
+        stderr,
+        "tracewise serve: WARNING: serving on %s without authentication — anyone who reaches "
+        "this address can read and upload traces\n",
+        host.c_str());
   }
   struct Binary {
     const char* name;
@@ -84,7 +87,9 @@ int RunServe(const Args& args) {
   for (const Binary& b : kBinaries) {
     paths.push_back(FindServiceBinary(b.name, b.dir));
     if (paths.back().empty()) {
-      std::fprintf(stderr, "tracewise serve: cannot find %s (build it: bash tools/build.sh, or set TRACEWISE_BIN_DIR)\n",
+      std::fprintf(stderr,
+                   "tracewise serve: cannot find %s (build it: bash tools/build.sh, or set "
+                   "TRACEWISE_BIN_DIR)\n",
                    b.name);
       return 1;
     }
@@ -115,20 +120,23 @@ int RunServe(const Args& args) {
   auto stop_all = [&] {
     for (auto it = children.rbegin(); it != children.rend(); ++it) (*it)->Stop();
   };
-  const ChildService* tq = start(0, {"--listen", loopback, "--data-dir", data_dir + "/traces",
-                                     "--max-upload-mb", max_upload_mb, "--memory-budget-mb", budget_mb});
-  const ChildService* se = tq ? start(1, {"--listen", loopback, "--trace-query", tq->address(), "--skills", skills}) : nullptr;
+  const ChildService* tq =
+      start(0, {"--listen", loopback, "--data-dir", data_dir + "/traces", "--max-upload-mb",
+                max_upload_mb, "--memory-budget-mb", budget_mb});
+  const ChildService* se =
+      tq ? start(1, {"--listen", loopback, "--trace-query", tq->address(), "--skills", skills})
+         : nullptr;
   const ChildService* vf = se ? start(2, {"--listen", loopback}) : nullptr;
-  const ChildService* orch = vf ? start(3, {"--listen", loopback, "--trace-query", tq->address(),
-                                            "--skill-engine", se->address(), "--verifier", vf->address(),
-                                            "--data-dir", data_dir, "--strategies", strategies,
-                                            "--skills", skills})
-                                : nullptr;
-  const ChildService* gw = orch ? start(4, {"--listen", absl::StrCat(host, ":", port), "--trace-query",
-                                            tq->address(), "--skill-engine", se->address(),
-                                            "--orchestrator", orch->address(), "--max-upload-mb",
-                                            max_upload_mb, "--strategies", strategies})
-                                : nullptr;
+  const ChildService* orch =
+      vf ? start(3, {"--listen", loopback, "--trace-query", tq->address(), "--skill-engine",
+                     se->address(), "--verifier", vf->address(), "--data-dir", data_dir,
+                     "--strategies", strategies, "--skills", skills})
+         : nullptr;
+  const ChildService* gw =
+      orch ? start(4, {"--listen", absl::StrCat(host, ":", port), "--trace-query", tq->address(),
+                       "--skill-engine", se->address(), "--orchestrator", orch->address(),
+                       "--max-upload-mb", max_upload_mb, "--strategies", strategies})
+           : nullptr;
   if (gw == nullptr) {
     stop_all();
     return 1;

@@ -20,7 +20,10 @@ export function HomePage({ config, navigate }) {
     <div class="home">
       <Upload
         maxBytes={config ? config.max_upload_bytes : 0}
-        onUploaded={(r) => navigate(`#/traces/${r.trace_id}`)}
+        onUploaded={(r) => {
+          load(); // the list is current when the user comes back to it
+          navigate(`#/traces/${r.trace_id}`);
+        }}
       />
       <section aria-label="Traces">
         <h2>Traces</h2>
