@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/rpc/trace_query_router.h"
 #include "services/gateway/caller.h"
 #include "services/gateway/gateway_options.h"
 #include "tracewise/v1/orchestrator.grpc.pb.h"
@@ -24,7 +25,9 @@ namespace pb = tracewise::v1;
 
 struct GatewayContext {
   GatewayOptions options;
-  std::unique_ptr<pb::TraceQuery::Stub> trace_query;
+  // trace-query through the router (libs/rpc): one replica or many (`a,b,c`, `dns:///...`),
+  // each trace on its rendezvous owner, failing over when a replica is down.
+  std::unique_ptr<rpc::TraceQueryRouter> trace_query;
   std::unique_ptr<pb::SkillEngine::Stub> skill_engine;
   std::unique_ptr<pb::Orchestrator::Stub> orchestrator;
   Authenticator authenticate = AllowAnonymous();

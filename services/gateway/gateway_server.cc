@@ -56,7 +56,9 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
   GatewayContext& ctx = impl->ctx;
   ctx.options = std::move(options);
   ctx.authenticate = std::move(authenticate);
-  ctx.trace_query = pb::TraceQuery::NewStub(Channel(ctx.options.trace_query));
+  auto router = rpc::TraceQueryRouter::Create(ctx.options.trace_query);
+  if (!router.ok()) return router.status();
+  ctx.trace_query = std::move(*router);
   ctx.skill_engine = pb::SkillEngine::NewStub(Channel(ctx.options.skill_engine));
   ctx.orchestrator = pb::Orchestrator::NewStub(Channel(ctx.options.orchestrator));
   const GatewayOptions& o = ctx.options;

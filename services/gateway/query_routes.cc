@@ -34,33 +34,45 @@ absl::StatusOr<nlohmann::json> QueryPage(GatewayContext& ctx, const Caller& call
                                            : ctx.options.query_timeout_ms;
   request.set_timeout_ms(timeout);
   const auto start = std::chrono::steady_clock::now();
-  auto call = ctx.NewCall(caller, timeout + 1000);
-  auto reader = ctx.trace_query->Query(call.get(), request);
   nlohmann::json columns = nlohmann::json::array();
   nlohmann::json rows = nlohmann::json::array();
   int64_t seen = 0;
   bool more = false;
   bool truncated = false;
-  pb::QueryResponse response;
-  while (!more && reader->Read(&response)) {
-    for (const auto& c : response.columns()) {
-      columns.push_back({{"name", c.name()}, {"type", ColumnTypeName(c.type())}});
-    }
-    for (const auto& row : response.rows()) {
-      if (seen++ < r.offset) continue;
-      if (static_cast<int64_t>(rows.size()) == r.limit) {
-        more = true;
-        break;
-      }
-      nlohmann::json cells = nlohmann::json::array();
-      for (const auto& v : row.values()) cells.push_back(ValueJson(v));
-      rows.push_back(std::move(cells));
-    }
-    if (response.done()) truncated = response.truncated();
-  }
-  if (more) call->TryCancel();
-  const grpc::Status status = reader->Finish();
-  if (!more && !status.ok()) return FromGrpc(status);
+  // The page is only sent once complete, so a replica that fails mid-stream is simply retried
+  // on the next one (the router's failover) with the page started afresh.
+  const absl::Status status = ctx.trace_query->CallWithFailover(
+      r.trace_id, [&](const std::string&, const std::shared_ptr<grpc::Channel>& channel, bool*) {
+        columns = nlohmann::json::array();
+        rows = nlohmann::json::array();
+        seen = 0;
+        more = false;
+        truncated = false;
+        auto stub = pb::TraceQuery::NewStub(channel);
+        auto call = ctx.NewCall(caller, timeout + 1000);
+        auto reader = stub->Query(call.get(), request);
+        pb::QueryResponse response;
+        while (!more && reader->Read(&response)) {
+          for (const auto& c : response.columns()) {
+            columns.push_back({{"name", c.name()}, {"type", ColumnTypeName(c.type())}});
+          }
+          for (const auto& row : response.rows()) {
+            if (seen++ < r.offset) continue;
+            if (static_cast<int64_t>(rows.size()) == r.limit) {
+              more = true;
+              break;
+            }
+            nlohmann::json cells = nlohmann::json::array();
+            for (const auto& v : row.values()) cells.push_back(ValueJson(v));
+            rows.push_back(std::move(cells));
+          }
+          if (response.done()) truncated = response.truncated();
+        }
+        if (more) call->TryCancel();
+        const grpc::Status finished = reader->Finish();
+        return more ? absl::OkStatus() : FromGrpc(finished);
+      });
+  if (!status.ok()) return status;
   // The server's own row cap (not ours) cut the result: say so rather than pretend it ended.
   const bool server_cut = truncated && seen < r.offset + r.limit + 1;
   return nlohmann::json{

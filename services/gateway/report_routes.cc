@@ -105,8 +105,7 @@ json Provenance(GatewayContext& ctx, const Caller& caller, const TurnReport& t) 
   json trace = {{"sha256", t.session.trace_id()}};
   {
     pb::ListTracesResponse traces;
-    auto call = ctx.NewCall(caller, ctx.options.unary_timeout_ms);
-    if (ctx.trace_query->ListTraces(call.get(), pb::ListTracesRequest(), &traces).ok()) {
+    if (ctx.trace_query->ListTraces(&traces).ok()) {
       for (const auto& info : traces.traces()) {
         if (info.trace_id() != t.session.trace_id()) continue;
         trace["name"] = info.name();

@@ -41,76 +41,69 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
                                           " bytes, over the upload limit of ", limit, " bytes"));
   }
 
-  auto call = ctx.NewCall(caller, ctx.options.upload_timeout_ms);
-  pb::UploadTraceResponse response;
-  auto writer = ctx.trace_query->UploadTrace(call.get(), &response);
-  pb::UploadTraceRequest message;
-  message.mutable_metadata()->set_name(name);
-  message.mutable_metadata()->set_size_bytes(declared);
-  message.mutable_metadata()->set_sha256(sha256);
-  bool forwarding = writer->Write(message);
+  auto upload = ctx.trace_query->BeginUpload(name, declared, sha256);
+  if (!upload.ok()) {
+    reader([](const char*, size_t) { return true; });
+    return SendError(res, upload.status());
+  }
+  absl::Status forwarded = absl::OkStatus();
   std::string chunk;
   chunk.reserve(kChunkBytes);
   int64_t received = 0;
   bool over = false;
   auto flush = [&] {
-    if (!forwarding || chunk.empty()) return;
-    message.Clear();
-    message.set_chunk(chunk);
-    forwarding = writer->Write(message);
+    if (!forwarded.ok() || chunk.empty()) return;
+    forwarded = (*upload)->Write(chunk);
     chunk.clear();
   };
   const bool complete = reader([&](const char* data, size_t n) {
     received += static_cast<int64_t>(n);
     if (received > limit) {
-      if (!over) {
-        over = true;
-        call->TryCancel();
-        forwarding = false;
-      }
+      over = true;
       return received <= 2 * limit;  // drop the rest; give up on a body that never ends
     }
-    if (!forwarding) return true;
+    if (!forwarded.ok()) return true;  // refused: read and drop the rest
     chunk.append(data, n);
     if (chunk.size() >= kChunkBytes) flush();
     return true;
   });
+  // Leaving without Finish() cancels the upload; the replica discards the partial file.
   if (over) {
-    writer->Finish();
     return SendTooLarge(res,
                         absl::StrCat("the trace is over the upload limit of ", limit, " bytes"));
   }
   if (!complete) {
-    call->TryCancel();
-    writer->Finish();
     return SendError(
         res, absl::InvalidArgumentError("the upload was cut short before the whole body arrived"));
   }
   flush();
-  writer->WritesDone();
-  const grpc::Status status = writer->Finish();
-  if (!status.ok()) {
-    const absl::Status s = FromGrpc(status);
+  // A refusal mid-stream (junk, checksum, size) is the replica's own status, from Write.
+  if (!forwarded.ok()) {
+    if (forwarded.code() == absl::StatusCode::kResourceExhausted) {
+      return SendTooLarge(res, std::string(forwarded.message()));
+    }
+    return SendError(res, forwarded);
+  }
+  // The trace's owner loads it when it is first used (the overview, a query, a session).
+  auto result = (*upload)->Finish(/*load=*/false);
+  if (!result.ok()) {
+    const absl::Status& s = result.status();
     if (s.code() == absl::StatusCode::kResourceExhausted)
       return SendTooLarge(res, std::string(s.message()));
     return SendError(res, s);
   }
-  SendJson(res, response.already_stored() ? 200 : 201,
-           {{"trace_id", response.trace_id()},
-            {"sha256", response.trace_id()},
+  SendJson(res, result->already_stored ? 200 : 201,
+           {{"trace_id", result->trace_id},
+            {"sha256", result->trace_id},
             {"name", name},
-            {"size_bytes", response.size_bytes()},
-            {"already_stored", response.already_stored()}});
+            {"size_bytes", result->size_bytes},
+            {"already_stored", result->already_stored}});
 }
 
 absl::StatusOr<pb::TraceInfo> LoadTrace(GatewayContext& ctx, const Caller& caller,
                                         const std::string& id) {
-  pb::LoadTraceRequest request;
-  request.set_trace_id(id);
   pb::TraceInfo info;
-  auto call = ctx.NewCall(caller, ctx.options.query_timeout_ms);
-  const grpc::Status status = ctx.trace_query->LoadTrace(call.get(), request, &info);
-  if (!status.ok()) return FromGrpc(status);
+  if (absl::Status s = ctx.trace_query->LoadTrace(id, &info); !s.ok()) return s;
   return info;
 }
 
@@ -205,12 +198,7 @@ void RegisterTraceRoutes(httplib::Server& server, GatewayContext& ctx) {
   server.Get("/api/traces", Api(ctx, [&ctx](const httplib::Request&, httplib::Response& res,
                                             const Caller& caller) {
                pb::ListTracesResponse response;
-               if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
-                                          [&](grpc::ClientContext* c) {
-                                            return ctx.trace_query->ListTraces(
-                                                c, pb::ListTracesRequest(), &response);
-                                          });
-                   !s.ok()) {
+               if (absl::Status s = ctx.trace_query->ListTraces(&response); !s.ok()) {
                  return SendError(res, s);
                }
                nlohmann::json traces = nlohmann::json::array();
