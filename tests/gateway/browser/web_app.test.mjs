@@ -184,6 +184,8 @@ try {
     await page.mouse.up();
     const chip = page.getByLabel('Scope', { exact: true });
     await chip.waitFor();
+    // Set by an effect after the chip renders: wait for it rather than read it once.
+    await page.waitForFunction(() => window.__tracewiseSelection && window.__tracewiseSelection.kind === 'range');
     const scope = await page.evaluate(() => window.__tracewiseSelection);
     check(scope && scope.kind === 'range' && scope.end_ns > scope.start_ns, 'a range is selected');
     await control('/script/scoped');
