@@ -2,6 +2,7 @@
 
 #include <jwt.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -43,6 +44,30 @@ std::optional<int64_t> NumericClaim(const nlohmann::json& claims, const char* na
 }  // namespace
 
 absl::StatusOr<Identity> JwtVerifier::Verify(std::string_view token, absl::Time now) const {
+  const int64_t now_s = absl::ToUnixSeconds(now);
+  const std::string key(token);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      if (now_s <= it->second.valid_until) return it->second.identity;  // nbf held when verified
+      cache_.erase(it);  // expired: verified again below, and refused with the precise reason
+    }
+  }
+  int64_t expires = 0;
+  auto identity = VerifyUncached(token, now, &expires);
+  if (!identity.ok()) return identity;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cache_.size() >= kCacheEntries) cache_.clear();  // crude, but bounded; refills on demand
+  Cached entry;
+  entry.identity = *identity;
+  entry.valid_until = std::min(expires + settings_.leeway_seconds, now_s + kCacheSeconds);
+  cache_[key] = entry;
+  return identity;
+}
+
+absl::StatusOr<Identity> JwtVerifier::VerifyUncached(std::string_view token, absl::Time now,
+                                                     int64_t* expires) const {
   if (settings_.keys.empty()) return Unauthenticated("JWTs are not accepted here");
   if (token.size() > kMaxTokenBytes) return Unauthenticated("too long");
   const std::vector<absl::string_view> parts =
@@ -90,6 +115,7 @@ absl::StatusOr<Identity> JwtVerifier::Verify(std::string_view token, absl::Time 
   const auto exp = NumericClaim(*claims, "exp");
   if (!exp) return Unauthenticated("it has no expiry (exp)");
   if (now_s > *exp + settings_.leeway_seconds) return Unauthenticated("token expired");
+  *expires = *exp;
   if (const auto nbf = NumericClaim(*claims, "nbf"); nbf && now_s + settings_.leeway_seconds < *nbf) {
     return Unauthenticated("token not valid yet (nbf)");
   }

@@ -152,6 +152,18 @@ TEST_F(JwtTest, KidSelectsTheKey) {
   EXPECT_EQ(JwtVerifier(s).Verify(wrong_kid, absl::Now()).status().code(), absl::StatusCode::kUnauthenticated);
 }
 
+TEST_F(JwtTest, AVerifiedTokenIsRememberedOnlyUntilItExpires) {
+  JwtVerifier verifier(Settings());
+  const absl::Time now = absl::Now();
+  const std::string token = Rs(Claims(60), *rsa_);
+  ASSERT_TRUE(verifier.Verify(token, now).ok());
+  EXPECT_TRUE(verifier.Verify(token, now + absl::Seconds(30)).ok());  // from the cache
+  // Past its exp: refused, cache or not.
+  EXPECT_EQ(verifier.Verify(token, now + absl::Seconds(61)).status().code(), absl::StatusCode::kUnauthenticated);
+  // A forged token is never cached as valid: same claims, wrong signature, still refused.
+  EXPECT_EQ(verifier.Verify(Rs(Claims(60), *other_), now).status().code(), absl::StatusCode::kUnauthenticated);
+}
+
 TEST_F(JwtTest, AuthenticatorRoutesJwtsAndKeys) {
   AuthConfig config;
   config.jwt = Settings();

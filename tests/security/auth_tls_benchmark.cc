@@ -44,6 +44,8 @@ std::string Upload(pb::TraceQuery::Stub& stub, const std::string& bearer, const 
   return writer->Finish().ok() ? response.trace_id() : "";
 }
 
+Fixture* fixture = nullptr;
+
 Fixture& Env() {
   static Fixture* f = [] {
     auto* fx = new Fixture();
@@ -61,6 +63,7 @@ Fixture& Env() {
     fx->plain_id = Upload(*plain_stub, "", trace);
     auto secure_stub = pb::TraceQuery::NewStub(fx->env->Channel(fx->secure->address()));
     fx->secure_id = Upload(*secure_stub, fx->env->Bearer("alpha", "uploader"), trace);
+    fixture = fx;
     return fx;
   }();
   return *f;
@@ -112,4 +115,14 @@ BENCHMARK(BM_QueryCall)->Arg(kPlain)->Arg(kApiKey)->Arg(kJwtHs256)->Arg(kJwtRs25
 }  // namespace
 }  // namespace tw
 
-BENCHMARK_MAIN();
+// The services are stopped before exit (they share this process's stderr).
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (tw::fixture != nullptr) {
+    tw::fixture->plain.reset();
+    delete tw::fixture;
+  }
+  return 0;
+}
