@@ -5,6 +5,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "libs/auth/quotas.h"
+#include "libs/rpc/channel_security.h"
 #include "services/gateway/http_errors.h"
 
 namespace tw::gateway {
@@ -13,9 +15,7 @@ std::unique_ptr<grpc::ClientContext> GatewayContext::NewCall(const Caller& calle
                                                              int64_t timeout_ms) const {
   auto call = std::make_unique<grpc::ClientContext>();
   call->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeout_ms));
-  if (!caller.bearer_token.empty()) {
-    call->AddMetadata("authorization", "Bearer " + caller.bearer_token);
-  }
+  if (!caller.bearer_token.empty()) call->AddMetadata("authorization", caller.Authorization());
   return call;
 }
 
@@ -28,7 +28,19 @@ absl::Status FromGrpc(const grpc::Status& status) {
 absl::Status Unary(const GatewayContext& ctx, const Caller& caller, int64_t timeout_ms,
                    const std::function<grpc::Status(grpc::ClientContext*)>& call) {
   auto context = ctx.NewCall(caller, timeout_ms);
-  return FromGrpc(call(context.get()));
+  return WithRetryAfter(*context, FromGrpc(call(context.get())));
+}
+
+absl::Status WithRetryAfter(const grpc::ClientContext& context, absl::Status status) {
+  if (status.code() != absl::StatusCode::kResourceExhausted) return status;
+  const auto& trailers = context.GetServerTrailingMetadata();
+  auto it = trailers.find("retry-after");
+  int64_t seconds = 0;
+  if (it == trailers.end() ||
+      !absl::SimpleAtoi(absl::string_view(it->second.data(), it->second.size()), &seconds)) {
+    return status;
+  }
+  return auth::QuotaExceeded(std::string(status.message()), seconds);
 }
 
 void SendJson(httplib::Response& res, int http_status, const nlohmann::json& body) {
@@ -43,6 +55,8 @@ void SendJson(httplib::Response& res, int http_status, const nlohmann::json& bod
 void SendError(httplib::Response& res, const absl::Status& status) {
   const int http = HttpStatusFor(status.code());
   res.status = http;
+  if (auto retry = auth::RetryAfterSeconds(status)) res.set_header("Retry-After", absl::StrCat(*retry));
+  if (http == 401) res.set_header("WWW-Authenticate", "Bearer");
   res.set_header("Cache-Control", "no-store");
   res.set_content(ErrorJson(status.code(), std::string(status.message()), http),
                   "application/json; charset=utf-8");
@@ -82,7 +96,9 @@ httplib::Server::Handler Api(GatewayContext& ctx, ApiHandler handler) {
   return [&ctx, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
     Guarded(res, [&] {
       Caller caller;
-      if (Authenticate(ctx, req, res, &caller)) handler(req, res, caller);
+      if (!Authenticate(ctx, req, res, &caller)) return;
+      rpc::ScopedCallAuthorization as_caller(caller.Authorization());
+      handler(req, res, caller);
     });
   };
 }
@@ -127,6 +143,7 @@ httplib::Server::HandlerWithContentReader JsonApi(GatewayContext& ctx, JsonHandl
       auto body = ReadBody(req, reader, ctx.options.max_request_bytes);
       Caller caller;
       if (!Authenticate(ctx, req, res, &caller)) return;
+      rpc::ScopedCallAuthorization as_caller(caller.Authorization());
       if (!body.ok()) {
         if (body.status().code() == absl::StatusCode::kResourceExhausted) {
           SendTooLarge(res, std::string(body.status().message()));

@@ -38,6 +38,8 @@ struct GatewayContext {
 };
 
 absl::Status FromGrpc(const grpc::Status& status);
+// A downstream RESOURCE_EXHAUSTED keeps the service's `retry-after` (sent on as Retry-After).
+absl::Status WithRetryAfter(const grpc::ClientContext& context, absl::Status status);
 
 // One unary call with its deadline: `call` issues it on the context given, e.g.
 // `Unary(ctx, caller, ms, [&](auto* c) { return ctx.orchestrator->GetSession(c, request, &out);

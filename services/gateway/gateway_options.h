@@ -38,6 +38,15 @@ struct GatewayOptions {
   // Origins allowed to call the API from another origin; empty = no CORS headers at all.
   std::vector<std::string> cors_origins;
   int http_threads = 32;
+
+  // Security (issue #16). HTTPS with this certificate and key when both are set; the same
+  // certificate is presented to the services (mTLS) and tls_ca verifies them.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_ca;
+  // The auth config (libs/auth); empty = every caller is anonymous.
+  std::string auth_config;
+  std::string audit_log;
 };
 
 }  // namespace tw::gateway

@@ -1,6 +1,7 @@
 #include "services/gateway/gateway_server.h"
 
 #include "absl/strings/str_cat.h"
+#include "libs/rpc/channel_security.h"
 #include "services/gateway/gateway_context.h"
 #include "services/gateway/http_errors.h"
 #include "services/gateway/static_files.h"
@@ -10,7 +11,7 @@ namespace tw::gateway {
 struct GatewayServer::Impl {
   GatewayContext ctx;
   StaticFiles web;
-  httplib::Server server;
+  std::unique_ptr<httplib::Server> server;  // an SSLServer with HTTPS on
   int port = 0;
 };
 
@@ -20,7 +21,7 @@ std::shared_ptr<grpc::Channel> Channel(const std::string& target) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);
   args.SetMaxSendMessageSize(64 << 20);
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+  return rpc::MakeChannel(target, args);  // mTLS when the gateway is configured for it
 }
 
 bool IsContentReaderRoute(const httplib::Request& req) {
@@ -53,6 +54,16 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
         "the gateway needs --trace-query, --skill-engine and --orchestrator");
   }
   auto impl = std::make_unique<Impl>();
+  if (!options.tls_cert.empty() && !options.tls_key.empty()) {
+    auto https = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(), options.tls_key.c_str());
+    if (!https->is_valid()) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot serve HTTPS with ", options.tls_cert,
+                                                     " and ", options.tls_key));
+    }
+    impl->server = std::move(https);
+  } else {
+    impl->server = std::make_unique<httplib::Server>();
+  }
   GatewayContext& ctx = impl->ctx;
   ctx.options = std::move(options);
   ctx.authenticate = std::move(authenticate);
@@ -62,7 +73,7 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
   ctx.skill_engine = pb::SkillEngine::NewStub(Channel(ctx.options.skill_engine));
   ctx.orchestrator = pb::Orchestrator::NewStub(Channel(ctx.options.orchestrator));
   const GatewayOptions& o = ctx.options;
-  httplib::Server& server = impl->server;
+  httplib::Server& server = *impl->server;
 
   const size_t threads = static_cast<size_t>(std::max(4, o.http_threads));
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
@@ -177,10 +188,10 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
 
 int GatewayServer::port() const { return impl_->port; }
 
-bool GatewayServer::Run() { return impl_->server.listen_after_bind(); }
+bool GatewayServer::Run() { return impl_->server->listen_after_bind(); }
 
 void GatewayServer::Stop() {
-  if (impl_ && impl_->server.is_running()) impl_->server.stop();
+  if (impl_ && impl_->server && impl_->server->is_running()) impl_->server->stop();
 }
 
 }  // namespace tw::gateway

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "libs/rpc/channel_security.h"
 #include "services/gateway/json_convert.h"
 #include "services/gateway/skill_run.h"
 #include "services/gateway/sql_page.h"
@@ -193,6 +194,7 @@ void RegisterTraceRoutes(httplib::Server& server, GatewayContext& ctx) {
       reader([](const char*, size_t) { return true; });
       return SendError(res, caller.status());
     }
+    rpc::ScopedCallAuthorization as_caller(caller->Authorization());  // the router's calls
     Upload(ctx, req, res, reader, *caller);
   });
   server.Get("/api/traces", Api(ctx, [&ctx](const httplib::Request&, httplib::Response& res,
