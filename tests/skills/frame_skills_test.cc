@@ -33,40 +33,44 @@ class FrameTraceBuilder {
 
   void Arg(uint32_t set, std::string_view key, std::optional<int64_t> i,
            std::optional<std::string_view> str) {
-    ArgTable& a = s.args;
-    a.arg_set_id.Append(set);
-    a.flat_key.Append(s.Intern(key));
-    a.key.Append(s.Intern(key));
-    a.int_value.Append(i);
-    a.string_value.Append(str ? s.Intern(*str) : kNullStringId);
-    a.real_value.Append(std::optional<double>());
-    a.value_type.Append(s.Intern(i ? "int" : "string"));
-    a.CommitRow();
+    s.args.Insert({.arg_set_id = set,
+                   .flat_key = s.Intern(key),
+                   .key = s.Intern(key),
+                   .int_value = i,
+                   .string_value = str ? s.Intern(*str) : kNullStringId,
+                   .value_type = s.Intern(i ? "int" : "string")});
   }
 
   uint32_t ThreadTrack(uint32_t utid) {
-    const uint32_t id = s.track.Insert(s.Intern("t"), s.Intern("thread"), s.Intern("slice"));
+    const uint32_t id = s.track.Insert(
+        {.name = s.Intern("t"), .type = s.Intern("thread"), .event_type = s.Intern("slice")});
     s.track.utid.Set(id, utid);
     return id;
   }
 
   void State(uint32_t utid, int64_t ts, int64_t dur, std::string_view state) {
-    const uint32_t id = s.thread_state.Insert(ts, utid, s.Intern(state), 0u, std::nullopt,
-                                              std::nullopt, std::nullopt);
+    const uint32_t id =
+        s.thread_state.Insert({.ts = ts, .utid = utid, .state = s.Intern(state), .ucpu = 0u});
     s.thread_state.dur.Set(id, dur);
   }
 
   void Frame(uint32_t actual_track, uint32_t expected_track, int64_t token, int64_t ts, int64_t dur,
              std::string_view jank) {
-    const uint32_t e = s.slice.Insert(ts, 16 * kMs, expected_track, kNullStringId,
-                                      s.Intern(std::to_string(token)), 0, std::nullopt);
+    const uint32_t e = s.slice.Insert({.ts = ts,
+                                       .dur = 16 * kMs,
+                                       .track_id = expected_track,
+                                       .name = s.Intern(std::to_string(token)),
+                                       .depth = 0});
     const uint32_t es = next_arg_set++;
     Arg(es, "Display frame token", token + 1000, std::nullopt);
     Arg(es, "Surface frame token", token, std::nullopt);
     Arg(es, "Layer name", std::nullopt, "com.example.app/MainActivity#0");
     s.slice.arg_set_id.Set(e, es);
-    const uint32_t a = s.slice.Insert(ts, dur, actual_track, kNullStringId,
-                                      s.Intern(std::to_string(token)), 0, std::nullopt);
+    const uint32_t a = s.slice.Insert({.ts = ts,
+                                       .dur = dur,
+                                       .track_id = actual_track,
+                                       .name = s.Intern(std::to_string(token)),
+                                       .depth = 0});
     const uint32_t as = next_arg_set++;
     Arg(as, "Display frame token", token + 1000, std::nullopt);
     Arg(as, "Surface frame token", token, std::nullopt);
@@ -79,29 +83,29 @@ class FrameTraceBuilder {
   }
 
   std::unique_ptr<TraceStorage> Build() {
-    const uint32_t app = s.process.Insert(4000);
+    const uint32_t app = s.process.Insert({.pid = 4000});
     s.process.name.Set(app, s.Intern("com.example.app"));
     s.process.uid.Set(app, 10100);
-    const uint32_t server = s.process.Insert(1000);
+    const uint32_t server = s.process.Insert({.pid = 1000});
     s.process.name.Set(server, s.Intern("system_server"));
-    const uint32_t main = s.thread.Insert(4000);
+    const uint32_t main = s.thread.Insert({.tid = 4000});
     s.thread.name.Set(main, s.Intern("example.app"));
     s.thread.upid.Set(main, app);
     s.thread.is_main_thread.Set(main, 1);
-    const uint32_t render = s.thread.Insert(4010);
+    const uint32_t render = s.thread.Insert({.tid = 4010});
     s.thread.name.Set(render, s.Intern("RenderThread"));
     s.thread.upid.Set(render, app);
-    const uint32_t binder = s.thread.Insert(1050);
+    const uint32_t binder = s.thread.Insert({.tid = 1050});
     s.thread.name.Set(binder, s.Intern("binder:1000_5"));
     s.thread.upid.Set(binder, server);
 
-    const uint32_t actual =
-        s.track.Insert(s.Intern("Actual Timeline"), s.Intern("android_actual_frame_timeline"),
-                       s.Intern("slice"));
+    const uint32_t actual = s.track.Insert({.name = s.Intern("Actual Timeline"),
+                                            .type = s.Intern("android_actual_frame_timeline"),
+                                            .event_type = s.Intern("slice")});
     s.track.upid.Set(actual, app);
-    const uint32_t expected =
-        s.track.Insert(s.Intern("Expected Timeline"), s.Intern("android_expected_frame_timeline"),
-                       s.Intern("slice"));
+    const uint32_t expected = s.track.Insert({.name = s.Intern("Expected Timeline"),
+                                              .type = s.Intern("android_expected_frame_timeline"),
+                                              .event_type = s.Intern("slice")});
     s.track.upid.Set(expected, app);
     const uint32_t main_track = ThreadTrack(main);
 
@@ -110,12 +114,21 @@ class FrameTraceBuilder {
     Frame(actual, expected, 102, 1 * kS + 20 * kMs, 40 * kMs, "App Deadline Missed");
     Frame(actual, expected, 103, 1 * kS + 70 * kMs, 40 * kMs, "App Deadline Missed");
     Frame(actual, expected, 104, 1 * kS + 120 * kMs, 30 * kMs, "App Deadline Missed");
-    s.slice.Insert(1 * kS + 20 * kMs, 38 * kMs, main_track, kNullStringId,
-                   s.Intern("Choreographer#doFrame 102"), 0, std::nullopt);
-    s.slice.Insert(1 * kS + 25 * kMs, 30 * kMs, main_track, kNullStringId,
-                   s.Intern("binder transaction"), 1, std::nullopt);
-    s.slice.Insert(1 * kS + 72 * kMs, 25 * kMs, main_track, kNullStringId,
-                   s.Intern("Lock contention on a monitor lock (owner tid: 4011)"), 0, std::nullopt);
+    s.slice.Insert({.ts = 1 * kS + 20 * kMs,
+                    .dur = 38 * kMs,
+                    .track_id = main_track,
+                    .name = s.Intern("Choreographer#doFrame 102"),
+                    .depth = 0});
+    s.slice.Insert({.ts = 1 * kS + 25 * kMs,
+                    .dur = 30 * kMs,
+                    .track_id = main_track,
+                    .name = s.Intern("binder transaction"),
+                    .depth = 1});
+    s.slice.Insert({.ts = 1 * kS + 72 * kMs,
+                    .dur = 25 * kMs,
+                    .track_id = main_track,
+                    .name = s.Intern("Lock contention on a monitor lock (owner tid: 4011)"),
+                    .depth = 0});
 
     // Main thread states covering the frames.
     State(main, 1 * kS, 20 * kMs, "Running");

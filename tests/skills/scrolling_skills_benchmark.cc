@@ -42,36 +42,37 @@ ScrollTrace BuildScrollTrace(int frames) {
   uint32_t next_set = 1;
   auto arg = [&](uint32_t set, std::string_view key, std::optional<int64_t> i,
                  std::optional<std::string_view> str) {
-    ArgTable& a = s.args;
-    a.arg_set_id.Append(set);
-    a.flat_key.Append(s.Intern(key));
-    a.key.Append(s.Intern(key));
-    a.int_value.Append(i);
-    a.string_value.Append(str ? s.Intern(*str) : kNullStringId);
-    a.real_value.Append(std::optional<double>());
-    a.value_type.Append(s.Intern(i ? "int" : "string"));
-    a.CommitRow();
+    s.args.Insert({.arg_set_id = set,
+                   .flat_key = s.Intern(key),
+                   .key = s.Intern(key),
+                   .int_value = i,
+                   .string_value = str ? s.Intern(*str) : kNullStringId,
+                   .value_type = s.Intern(i ? "int" : "string")});
     ++out.rows;
   };
-  const uint32_t app = s.process.Insert(4000);
+  const uint32_t app = s.process.Insert({.pid = 4000});
   s.process.name.Set(app, s.Intern("com.example.feed"));
   s.process.uid.Set(app, 10123);
-  const uint32_t main = s.thread.Insert(4000);
+  const uint32_t main = s.thread.Insert({.tid = 4000});
   s.thread.name.Set(main, s.Intern("example.feed"));
   s.thread.upid.Set(main, app);
   s.thread.is_main_thread.Set(main, 1);
-  const uint32_t render = s.thread.Insert(4020);
+  const uint32_t render = s.thread.Insert({.tid = 4020});
   s.thread.name.Set(render, s.Intern("RenderThread"));
   s.thread.upid.Set(render, app);
-  const uint32_t actual = s.track.Insert(s.Intern("Actual Timeline"),
-                                         s.Intern("android_actual_frame_timeline"), s.Intern("slice"));
+  const uint32_t actual = s.track.Insert({.name = s.Intern("Actual Timeline"),
+                                          .type = s.Intern("android_actual_frame_timeline"),
+                                          .event_type = s.Intern("slice")});
   s.track.upid.Set(actual, app);
-  const uint32_t expected = s.track.Insert(
-      s.Intern("Expected Timeline"), s.Intern("android_expected_frame_timeline"), s.Intern("slice"));
+  const uint32_t expected = s.track.Insert({.name = s.Intern("Expected Timeline"),
+                                            .type = s.Intern("android_expected_frame_timeline"),
+                                            .event_type = s.Intern("slice")});
   s.track.upid.Set(expected, app);
-  const uint32_t main_track = s.track.Insert(s.Intern("main"), s.Intern("thread"), s.Intern("slice"));
+  const uint32_t main_track = s.track.Insert(
+      {.name = s.Intern("main"), .type = s.Intern("thread"), .event_type = s.Intern("slice")});
   s.track.utid.Set(main_track, main);
-  const uint32_t rt_track = s.track.Insert(s.Intern("rt"), s.Intern("thread"), s.Intern("slice"));
+  const uint32_t rt_track = s.track.Insert(
+      {.name = s.Intern("rt"), .type = s.Intern("thread"), .event_type = s.Intern("slice")});
   s.track.utid.Set(rt_track, render);
 
   const int64_t start = 10'000 * kMs;
@@ -82,9 +83,11 @@ ScrollTrace BuildScrollTrace(int frames) {
     const int64_t dur = late ? 3 * kFramePeriod : kFramePeriod - kMs;
     const int64_t token = 100000 + f;
     for (int kind = 0; kind < 2; ++kind) {
-      const uint32_t id = s.slice.Insert(ts, kind == 0 ? kFramePeriod : dur,
-                                         kind == 0 ? expected : actual, kNullStringId,
-                                         s.Intern(std::to_string(token)), 0, std::nullopt);
+      const uint32_t id = s.slice.Insert({.ts = ts,
+                                          .dur = kind == 0 ? kFramePeriod : dur,
+                                          .track_id = kind == 0 ? expected : actual,
+                                          .name = s.Intern(std::to_string(token)),
+                                          .depth = 0});
       const uint32_t set = next_set++;
       arg(set, "Display frame token", token + 7, std::nullopt);
       arg(set, "Surface frame token", token, std::nullopt);
@@ -110,16 +113,33 @@ ScrollTrace BuildScrollTrace(int frames) {
     const int64_t ts = start + f * kFramePeriod;
     const bool late = f % 10 == 9;
     const int64_t work = late ? 40 * kMs : 8 * kMs;
-    const uint32_t root = s.slice.Insert(ts, work, main_track, kNullStringId, do_frame, 0, std::nullopt);
+    const uint32_t root = s.slice.Insert(
+        {.ts = ts, .dur = work, .track_id = main_track, .name = do_frame, .depth = 0});
     for (int k = 0; k < 6; ++k) {
-      s.slice.Insert(ts + k * kMs, kMs / 2, main_track, kNullStringId, inflate, 1, root);
+      s.slice.Insert({.ts = ts + k * kMs,
+                      .dur = kMs / 2,
+                      .track_id = main_track,
+                      .name = inflate,
+                      .depth = 1,
+                      .parent_id = root});
     }
     if (late && (f / 10) % 3 == 0) {
-      s.slice.Insert(ts + 8 * kMs, 25 * kMs, main_track, kNullStringId, binder, 1, root);
+      s.slice.Insert({.ts = ts + 8 * kMs,
+                      .dur = 25 * kMs,
+                      .track_id = main_track,
+                      .name = binder,
+                      .depth = 1,
+                      .parent_id = root});
     } else if (late && (f / 10) % 3 == 1) {
-      s.slice.Insert(ts + 8 * kMs, 25 * kMs, main_track, kNullStringId, lock, 1, root);
+      s.slice.Insert({.ts = ts + 8 * kMs,
+                      .dur = 25 * kMs,
+                      .track_id = main_track,
+                      .name = lock,
+                      .depth = 1,
+                      .parent_id = root});
     }
-    s.slice.Insert(ts + work, 4 * kMs, rt_track, kNullStringId, draw, 0, std::nullopt);
+    s.slice.Insert(
+        {.ts = ts + work, .dur = 4 * kMs, .track_id = rt_track, .name = draw, .depth = 0});
     out.rows += 9;
   }
   // Thread states: both threads alternate every 0.5 ms; a late frame's main thread sleeps (binder
@@ -137,7 +157,7 @@ ScrollTrace BuildScrollTrace(int frames) {
         st = (f / 10) % 3 == 2 ? runnable : sleeping;
         d = 25 * kMs;
       }
-      const uint32_t id = s.thread_state.Insert(t, utid, st, 0u, std::nullopt, std::nullopt, std::nullopt);
+      const uint32_t id = s.thread_state.Insert({.ts = t, .utid = utid, .state = st, .ucpu = 0u});
       s.thread_state.dur.Set(id, d);
       t += d;
       ++out.rows;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libs/trace/storage/chunked_vector.h"
@@ -26,13 +27,16 @@ enum ColumnFlags : uint32_t {
 
 class Column {
  public:
-  Column(Table* table, std::string name, ColumnType type, uint32_t flags);
+  Column(Table* table, std::string name, ColumnType type, uint32_t flags, std::string_view doc);
   virtual ~Column() = default;
   Column(const Column&) = delete;
   Column& operator=(const Column&) = delete;
 
   const std::string& name() const { return name_; }
+  // What the column means, from the table's declaration (tables/*.h).
+  std::string_view doc() const { return doc_; }
   ColumnType type() const { return type_; }
+  bool nullable() const { return nullable_; }
   uint32_t flags() const { return flags_; }
   void set_flags(uint32_t f) { flags_ = f; }
 
@@ -48,8 +52,12 @@ class Column {
 
  private:
   std::string name_;
+  std::string_view doc_;
   ColumnType type_;
   uint32_t flags_;
+
+ protected:
+  bool nullable_ = false;
 };
 
 // Bit set of NULL cells, allocated only for nullable columns.
@@ -80,8 +88,10 @@ class NullBits {
 template <typename T>
 class IntColumn : public Column {
  public:
-  IntColumn(Table* table, std::string name, bool nullable = false, uint32_t flags = kNone)
-      : Column(table, std::move(name), ColumnType::kInt, flags), nullable_(nullable) {}
+  IntColumn(Table* table, std::string name, bool nullable, uint32_t flags, std::string_view doc)
+      : Column(table, std::move(name), ColumnType::kInt, flags, doc) {
+    nullable_ = nullable;
+  }
 
   void Append(T v) {
     values_.push_back(v);
@@ -113,15 +123,16 @@ class IntColumn : public Column {
   size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
 
  private:
-  bool nullable_;
   ChunkedVector<T> values_;
   NullBits nulls_;
 };
 
 class DoubleColumn : public Column {
  public:
-  DoubleColumn(Table* table, std::string name, bool nullable = false, uint32_t flags = kNone)
-      : Column(table, std::move(name), ColumnType::kDouble, flags), nullable_(nullable) {}
+  DoubleColumn(Table* table, std::string name, bool nullable, uint32_t flags, std::string_view doc)
+      : Column(table, std::move(name), ColumnType::kDouble, flags, doc) {
+    nullable_ = nullable;
+  }
   void Append(double v) {
     values_.push_back(v);
     if (nullable_) nulls_.Append(false);
@@ -141,7 +152,6 @@ class DoubleColumn : public Column {
   size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
 
  private:
-  bool nullable_;
   ChunkedVector<double> values_;
   NullBits nulls_;
 };
@@ -149,8 +159,12 @@ class DoubleColumn : public Column {
 // String column of interned ids; kNullStringId is NULL.
 class StringColumn : public Column {
  public:
-  StringColumn(Table* table, std::string name, uint32_t flags = kNone)
-      : Column(table, std::move(name), ColumnType::kString, flags) {}
+  // Always nullable: the null string id is NULL.
+  StringColumn(Table* table, std::string name, bool /*nullable*/, uint32_t flags,
+               std::string_view doc)
+      : Column(table, std::move(name), ColumnType::kString, flags, doc) {
+    nullable_ = true;
+  }
   void Append(StringId v) { values_.push_back(v); }
   void Set(uint32_t row, StringId v) { values_[row] = v; }
   StringId operator[](uint32_t row) const { return values_[row]; }

@@ -1,9 +1,10 @@
 #pragma once
-// A named table: the columns declared by a subclass, in declaration order, plus the implicit
-// `id` column (the row number). Subclasses declare typed column members and an Insert().
+// A named table: the columns of its declaration (tables/*.h, see table_declaration.h) in
+// declaration order, plus the implicit `id` column (the row number).
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libs/trace/storage/column.h"
@@ -12,34 +13,32 @@ namespace tw {
 
 class Table {
  public:
-  explicit Table(std::string name) : name_(std::move(name)) {}
+  Table(std::string name, std::string_view doc) : name_(std::move(name)), doc_(doc) {}
   virtual ~Table() = default;
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
   const std::string& name() const { return name_; }
+  // What a row of the table is, from its declaration.
+  std::string_view doc() const { return doc_; }
   uint32_t row_count() const { return rows_; }
   const std::vector<Column*>& columns() const { return columns_; }
-  // Other names the `id` column answers to (e.g. `utid` for thread, `slice_id` for slice).
-  const std::vector<std::string>& id_aliases() const { return id_aliases_; }
   size_t memory_bytes() const;
 
   void RegisterColumn(Column* c) { columns_.push_back(c); }
   // Called after a value was appended to every column; returns the new row's id.
   uint32_t CommitRow() { return rows_++; }
 
- protected:
-  void AddIdAlias(std::string alias) { id_aliases_.push_back(std::move(alias)); }
-
  private:
   std::string name_;
+  std::string_view doc_;
   std::vector<Column*> columns_;
-  std::vector<std::string> id_aliases_;
   uint32_t rows_ = 0;
 };
 
-inline Column::Column(Table* table, std::string name, ColumnType type, uint32_t flags)
-    : name_(std::move(name)), type_(type), flags_(flags) {
+inline Column::Column(Table* table, std::string name, ColumnType type, uint32_t flags,
+                      std::string_view doc)
+    : name_(std::move(name)), doc_(doc), type_(type), flags_(flags) {
   table->RegisterColumn(this);
 }
 

@@ -79,16 +79,15 @@ void TraceStorage::FinalizeStatsAndMetadata() {
   const StringId kInfo = Intern("info");
   auto add_stat = [&](std::string_view name, std::optional<int64_t> idx, int64_t value) {
     const StatInfo* info = FindStatInfo(name);
-    stats.name.Append(Intern(name));
-    stats.key.Append(static_cast<int64_t>(stats.row_count()));
-    stats.idx.Append(idx);
-    stats.severity.Append(info ? Intern(info->severity) : kInfo);
-    stats.source.Append(info ? Intern(info->source) : Intern("analysis"));
-    stats.value.Append(value);
-    stats.description.Append(info ? Intern(info->description) : kNullStringId);
-    stats.machine_id.Append(OptU32(0));
-    stats.trace_id.Append(OptU32(0));
-    stats.CommitRow();
+    stats.Insert({.name = Intern(name),
+                  .key = static_cast<int64_t>(stats.row_count()),
+                  .idx = idx,
+                  .severity = info ? Intern(info->severity) : kInfo,
+                  .source = info ? Intern(info->source) : Intern("analysis"),
+                  .value = value,
+                  .description = info ? Intern(info->description) : kNullStringId,
+                  .machine_id = 0,
+                  .trace_id = 0});
   };
   // Catalog entries first (value 0 when never touched), then anything else that was counted.
   for (const StatInfo& s : StatsCatalog()) {
@@ -110,25 +109,19 @@ void TraceStorage::FinalizeStatsAndMetadata() {
         key.scope == MetadataScope::kMachine || key.scope == MetadataScope::kMachineAndTrace;
     const bool trace_scoped =
         key.scope == MetadataScope::kTrace || key.scope == MetadataScope::kMachineAndTrace;
-    metadata.name.Append(Intern(name));
-    metadata.key_type.Append(Intern(key.multi ? "multi" : "single"));
-    metadata.int_value.Append(v.int_value);
-    metadata.str_value.Append(v.str_value ? Intern(*v.str_value) : kNullStringId);
-    metadata.machine_id.Append(machine_scoped ? OptU32(0) : OptU32());
-    metadata.trace_id.Append(trace_scoped ? OptU32(0) : OptU32());
-    metadata.CommitRow();
+    metadata.Insert({.name = Intern(name),
+                     .key_type = Intern(key.multi ? "multi" : "single"),
+                     .int_value = v.int_value,
+                     .str_value = v.str_value ? Intern(*v.str_value) : kNullStringId,
+                     .machine_id = machine_scoped ? OptU32(0) : OptU32(),
+                     .trace_id = trace_scoped ? OptU32(0) : OptU32()});
   }
   // Even a trace that never describes its machine has one: the host.
-  if (machine.row_count() == 0) machine.Insert(0);
+  if (machine.row_count() == 0) machine.Insert({.raw_id = 0});
 }
 
 std::vector<Table*> TraceStorage::AllTables() {
-  return {&process, &thread,  &cpu,      &cpu_freq,     &sched_slice,    &thread_state,
-          &track,   &slice,   &counter,  &state,        &flow,           &args,
-          &ftrace_event, &logs, &metadata, &stats, &clock_snapshot, &machine,
-          &package_list, &android_motion_events, &android_key_events,
-          &android_input_event_dispatch, &android_user_list,
-          &android_track_event_process};
+  return {TW_TRACE_TABLES(TW_STORAGE_TABLE_POINTER)};
 }
 
 size_t TraceStorage::memory_bytes() const {

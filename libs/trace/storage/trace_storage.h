@@ -53,30 +53,9 @@ class TraceStorage {
 
   size_t memory_bytes() const;
 
-  ProcessTable process;
-  ThreadTable thread;
-  CpuTable cpu;
-  CpuFreqTable cpu_freq;
-  SchedSliceTable sched_slice;
-  ThreadStateTable thread_state;
-  TrackTable track;
-  SliceTable slice;
-  CounterTable counter;
-  StateTable state;
-  FlowTable flow;
-  ArgTable args;
-  FtraceEventTable ftrace_event;
-  LogTable logs;
-  MetadataTable metadata;
-  StatsTable stats;
-  ClockSnapshotTable clock_snapshot;
-  MachineTable machine;
-  PackageListTable package_list;
-  AndroidMotionEventsTable android_motion_events;
-  AndroidKeyEventsTable android_key_events;
-  AndroidInputEventDispatchTable android_input_event_dispatch;
-  AndroidUserListTable android_user_list;
-  AndroidTrackEventProcessTable android_track_event_process;
+  // One member per declared table (tables.h's TW_TRACE_TABLES), named as the SQL table:
+  // process, thread, sched_slice, slice, args, ...
+  TW_TRACE_TABLES(TW_STORAGE_TABLE_MEMBER)
 
   // Every table, for registration with SQLite.
   std::vector<Table*> AllTables();

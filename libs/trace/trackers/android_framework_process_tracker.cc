@@ -4,7 +4,7 @@ namespace tw {
 
 uint32_t AndroidFrameworkProcessTracker::RowFor(uint32_t upid) {
   auto [it, inserted] = rows_.try_emplace(upid, 0);
-  if (inserted) it->second = ctx_->storage->android_track_event_process.Insert(upid);
+  if (inserted) it->second = ctx_->storage->android_track_event_process.Insert({.upid = upid});
   return it->second;
 }
 

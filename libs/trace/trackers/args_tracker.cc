@@ -68,27 +68,19 @@ std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
   set_size_.push_back(static_cast<uint32_t>(args.size()));
   candidates.push_back(id);
   for (const Arg& a : args) {
-    t.arg_set_id.Append(id);
-    t.flat_key.Append(a.flat_key);
-    t.key.Append(a.key);
     const auto type = a.value.type;
     const bool is_int = type == ArgValue::Type::kInt || type == ArgValue::Type::kUint ||
                         type == ArgValue::Type::kPointer || type == ArgValue::Type::kBool;
-    if (is_int) {
-      t.int_value.Append(a.value.int_value);
-    } else {
-      t.int_value.Append(std::optional<int64_t>());
-    }
-    t.string_value.Append((type == ArgValue::Type::kString || type == ArgValue::Type::kJson)
-                              ? a.value.string_value
-                              : kNullStringId);
-    if (type == ArgValue::Type::kReal) {
-      t.real_value.Append(a.value.real_value);
-    } else {
-      t.real_value.Append(std::optional<double>());
-    }
-    t.value_type.Append(type_names_[static_cast<int>(type)]);
-    t.CommitRow();
+    const bool is_string = type == ArgValue::Type::kString || type == ArgValue::Type::kJson;
+    t.Insert({.arg_set_id = id,
+              .flat_key = a.flat_key,
+              .key = a.key,
+              .int_value = is_int ? OptI64(a.value.int_value) : OptI64(),
+              .string_value = is_string ? a.value.string_value : kNullStringId,
+              .real_value = type == ArgValue::Type::kReal
+                                ? std::optional<double>(a.value.real_value)
+                                : std::optional<double>(),
+              .value_type = type_names_[static_cast<int>(type)]});
   }
   return id;
 }

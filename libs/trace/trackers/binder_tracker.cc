@@ -261,7 +261,8 @@ void BinderTracker::TransactionReceived(int64_t ts, int32_t tid, int64_t id) {
     received = ctx_->slices.Begin(ts, track, binder_, reply_, {});
   }
   if (txn.send_slice && received) {
-    ctx_->storage->flow.Insert(*txn.send_slice, *received, std::nullopt);
+    ctx_->storage->flow.Insert(
+        {.slice_out = *txn.send_slice, .slice_in = *received, .trace_id = std::nullopt});
   }
   ctx_->storage->ExtendBounds(ts);
 }

@@ -38,7 +38,7 @@ void ClockRateTracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
   const uint32_t track = ctx_->tracks.InternGlobalCounterTrack(
       s->Intern(*clock + (rate ? " Frequency" : " State")),
       rate ? "clock_frequency" : "clock_state");
-  s->counter.Insert(ts, track, *state);
+  s->counter.Insert({.ts = ts, .track_id = track, .value = *state});
 }
 
 }  // namespace tw

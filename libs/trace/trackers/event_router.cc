@@ -164,7 +164,7 @@ void EventRouter::OnCpuCounter(const Event& e) {
   ctx_->sched.Cpu(cpu);
   const uint32_t track = ctx_->tracks.InternCpuCounterTrack(
       cpu, freq ? cpufreq_ : cpuidle_, freq ? "cpu_frequency" : "cpu_idle");
-  storage_->counter.Insert(e.ts, track, e.cpu_counter.value);
+  storage_->counter.Insert({.ts = e.ts, .track_id = track, .value = e.cpu_counter.value});
   storage_->ExtendBounds(e.ts);
 }
 
@@ -244,13 +244,14 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
       if (storage_->Str(a.name) == "ScreenState") {
         const uint32_t track =
             tracks.InternGlobalCounterTrack(storage_->Intern("ScreenState"), "screen_state");
-        storage_->counter.Insert(ts, track, a.value);
+        storage_->counter.Insert({.ts = ts, .track_id = track, .value = a.value});
         return;
       }
       const uint32_t upid = p.GetOrCreateProcess(a.tgid);
       const std::optional<uint32_t> utid = p.GetThreadOrNull(a.tid);
       const uint32_t track = tracks.InternProcessCounterTrack(upid, a.name, "atrace_counter");
-      const uint32_t row = storage_->counter.Insert(ts, track, a.value);
+      const uint32_t row =
+          storage_->counter.Insert({.ts = ts, .track_id = track, .value = a.value});
       if (utid) {
         if (auto set = ctx_->args.AddArgSet({ctx_->args.MakeArg("utid", ArgValue::Uint(*utid))})) {
           storage_->counter.arg_set_id.Set(row, *set);
@@ -266,8 +267,12 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
 void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   const uint32_t utid = ctx_->processes.GetOrCreateThread(raw.pid);
   ctx_->sched.Cpu(raw.cpu);
-  storage_->ftrace_event.Insert(ts, raw.name, raw.cpu, utid, ctx_->args.AddArgSet(raw.args),
-                                raw.common_flags);
+  storage_->ftrace_event.Insert({.ts = ts,
+                                 .name = raw.name,
+                                 .utid = utid,
+                                 .arg_set_id = ctx_->args.AddArgSet(raw.args),
+                                 .common_flags = raw.common_flags,
+                                 .ucpu = raw.cpu});
   storage_->ExtendBounds(ts);
   binder_.OnFtraceEvent(ts, raw);
   clock_rates_.OnFtraceEvent(ts, raw);
@@ -369,7 +374,7 @@ void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
       ctx_->track_events->OnTrackCounter(ts, static_cast<uint64_t>(c.scope_id), c.value);
       return;
   }
-  storage_->counter.Insert(ts, track, c.value);
+  storage_->counter.Insert({.ts = ts, .track_id = track, .value = c.value});
   storage_->ExtendBounds(ts);
 }
 
@@ -380,14 +385,13 @@ void EventRouter::OnAndroidLog(int64_t ts, const AndroidLogData& log) {
     utid = log.pid > 0 ? ctx_->processes.UpdateThread(log.tid, log.pid)
                        : ctx_->processes.GetOrCreateThread(log.tid);
   }
-  logs.ts.Append(ts);
-  logs.utid.Append(utid);
-  logs.prio.Append(log.prio);
-  logs.log_source.Append(storage_->Intern("android_logcat"));
-  logs.tag.Append(log.tag);
-  logs.msg.Append(log.msg);
-  logs.arg_set_id.Append(ctx_->args.AddArgSet(log.args));
-  logs.CommitRow();
+  logs.Insert({.ts = ts,
+               .utid = utid,
+               .prio = log.prio,
+               .log_source = storage_->Intern("android_logcat"),
+               .tag = log.tag,
+               .msg = log.msg,
+               .arg_set_id = ctx_->args.AddArgSet(log.args)});
   storage_->ExtendBounds(ts);
 }
 

@@ -13,7 +13,8 @@ std::pair<uint32_t, uint32_t> FlowTracker::Ordered(uint32_t existing, uint32_t i
 }
 
 void FlowTracker::Insert(uint64_t id, uint32_t out, uint32_t in) {
-  const uint32_t row = storage_->flow.Insert(out, in, static_cast<int64_t>(id));
+  const uint32_t row = storage_->flow.Insert(
+      {.slice_out = out, .slice_in = in, .trace_id = static_cast<int64_t>(id)});
   auto v1 = v1_keys_.find(id);
   if (v1 == v1_keys_.end()) return;
   const std::vector<Arg> args = {args_->MakeArg("name", ArgValue::String(v1->second.name)),

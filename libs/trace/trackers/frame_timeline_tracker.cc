@@ -73,7 +73,8 @@ void FrameTimelineTracker::OnEvent(int64_t ts, const FrameTimelineData& e) {
     // Surface frames always precede the display frame that presents them.
     auto it = surface_slices_by_display_token_.find(e.token);
     if (it != surface_slices_by_display_token_.end()) {
-      for (uint32_t surface : it->second) storage->flow.Insert(surface, *slice, std::nullopt);
+      for (uint32_t surface : it->second)
+        storage->flow.Insert({.slice_out = surface, .slice_in = *slice, .trace_id = std::nullopt});
       surface_slices_by_display_token_.erase(it);
     }
   }

@@ -42,7 +42,8 @@ void GpuMemoryTracker::OnPacketEvent(int64_t ts, const GpuMemTotalData& event) {
     const uint32_t utid = ctx_->processes.UpdateThread(event.pid, event.pid);
     upid = ctx_->storage->thread.upid.Get(utid);
   }
-  ctx_->storage->counter.Insert(ts, Track(event.gpu_id, upid), static_cast<double>(event.size));
+  ctx_->storage->counter.Insert(
+      {.ts = ts, .track_id = Track(event.gpu_id, upid), .value = static_cast<double>(event.size)});
   ctx_->storage->ExtendBounds(ts);
 }
 
@@ -60,8 +61,9 @@ void GpuMemoryTracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
     const uint32_t utid = ctx_->processes.UpdateThread(pid, pid);
     upid = ctx_->storage->thread.upid.Get(utid);
   }
-  ctx_->storage->counter.Insert(ts, Track(static_cast<uint32_t>(gpu_id), upid),
-                                static_cast<double>(size));
+  ctx_->storage->counter.Insert({.ts = ts,
+                                 .track_id = Track(static_cast<uint32_t>(gpu_id), upid),
+                                 .value = static_cast<double>(size)});
 }
 
 }  // namespace tw

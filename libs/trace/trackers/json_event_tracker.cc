@@ -189,7 +189,8 @@ void JsonEventTracker::Counters(int64_t ts, const JsonEventData& e, uint32_t uti
   const std::optional<uint32_t> args =
       ctx_->args.AddArgSet({ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
   for (const auto& [counter_name, value] : e.counters) {
-    const uint32_t row = storage->counter.Insert(ts, 0, value);  // track set in Finish()
+    const uint32_t row = storage->counter.Insert(
+        {.ts = ts, .track_id = 0, .value = value});  // track set in Finish()
     if (args) storage->counter.arg_set_id.Set(row, *args);
     pending_counters_.push_back({row, utid, counter_name});
     storage->ExtendBounds(ts);
@@ -273,8 +274,7 @@ void JsonEventTracker::ThreadState(int64_t ts, const JsonEventData& e, uint32_t 
   TraceStorage* storage = ctx_->storage;
   const StringId state = e.name == kNullStringId ? no_name_ : e.name;
   ThreadStateTable& states = storage->thread_state;
-  const uint32_t row =
-      states.Insert(ts, utid, state, std::nullopt, std::nullopt, std::nullopt, std::nullopt);
+  const uint32_t row = states.Insert({.ts = ts, .utid = utid, .state = state});
   states.dur.Set(row, *e.dur);
   if (e.io_wait) states.io_wait.Set(row, static_cast<int8_t>(*e.io_wait != 0));
   if (e.blocked_function != kNullStringId) states.blocked_function.Set(row, e.blocked_function);
@@ -283,7 +283,7 @@ void JsonEventTracker::ThreadState(int64_t ts, const JsonEventData& e, uint32_t 
   // A Running state that names its cpu is also a scheduling slice.
   if (state == running_ && e.cpu && *e.cpu < kMaxCpu) {
     const uint32_t cpu = ctx_->sched.Cpu(*e.cpu);
-    storage->sched_slice.Insert(ts, *e.dur, utid, kNullStringId, 0, cpu);
+    storage->sched_slice.Insert({.ts = ts, .dur = *e.dur, .utid = utid, .ucpu = cpu});
   }
 }
 

@@ -7,8 +7,8 @@ namespace tw {
 ProcessTracker::ProcessTracker(TraceStorage* storage) : storage_(storage) {
   // Row 0 of process and thread: the idle task. It only becomes reachable through pid/tid 0
   // once a kernel data source says so (SetPidZeroIsUpidZeroIdleProcess).
-  const uint32_t upid = storage_->process.Insert(0);
-  const uint32_t utid = storage_->thread.Insert(0);
+  const uint32_t upid = storage_->process.Insert({.pid = 0});
+  const uint32_t utid = storage_->thread.Insert({.tid = 0});
   storage_->thread.upid.Set(utid, upid);
   storage_->thread.is_main_thread.Set(utid, 1);
   storage_->thread.is_idle.Set(utid, 1);
@@ -25,7 +25,7 @@ void ProcessTracker::SetPidZeroIsUpidZeroIdleProcess() {
 }
 
 uint32_t ProcessTracker::StartNewThread(std::optional<int64_t> ts, int64_t tid) {
-  const uint32_t utid = storage_->thread.Insert(tid);
+  const uint32_t utid = storage_->thread.Insert({.tid = tid});
   if (ts) storage_->thread.start_ts.Set(utid, *ts);
   tids_[tid].push_back(utid);
   live_tid_[tid] = utid;
@@ -234,7 +234,7 @@ uint32_t ProcessTracker::GetOrCreateProcessWithoutMainThread(int64_t pid) {
 
 uint32_t ProcessTracker::GetOrCreateProcessInternal(int64_t pid, bool associate_main_thread) {
   if (auto it = pids_.find(pid); it != pids_.end()) return it->second;
-  const uint32_t upid = storage_->process.Insert(pid);
+  const uint32_t upid = storage_->process.Insert({.pid = pid});
   process_name_priority_.resize(upid + 1, ProcessNamePriority::kOther);
   pids_[pid] = upid;
   if (associate_main_thread) UpdateThread(pid, pid);

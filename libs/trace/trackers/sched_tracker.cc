@@ -10,7 +10,7 @@ SchedTracker::SchedTracker(TraceStorage* storage, ProcessTracker* processes)
 
 uint32_t SchedTracker::Cpu(uint32_t cpu) {
   CpuTable& cpus = storage_->cpu;
-  while (cpus.row_count() <= cpu) cpus.Insert(cpus.row_count());
+  while (cpus.row_count() <= cpu) cpus.Insert({.cpu = cpus.row_count()});
   return cpu;
 }
 
@@ -43,7 +43,8 @@ void SchedTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid,
   }
   const uint32_t prev_utid = processes_->GetOrCreateThread(prev_pid);
   processes_->UpdateThreadName(prev_utid, prev_comm, ThreadNamePriority::kFtrace);
-  pending.slice_row = sched.Insert(ts, -1, next_utid, kNullStringId, next_prio, Cpu(cpu));
+  pending.slice_row = sched.Insert(
+      {.ts = ts, .dur = -1, .utid = next_utid, .priority = next_prio, .ucpu = Cpu(cpu)});
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
@@ -75,7 +76,8 @@ void SchedTracker::PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
-  pending.slice_row = sched.Insert(ts, -1, next_utid, kNullStringId, next_prio, Cpu(cpu));
+  pending.slice_row = sched.Insert(
+      {.ts = ts, .dur = -1, .utid = next_utid, .priority = next_prio, .ucpu = Cpu(cpu)});
   SwitchThreadStates(ts, cpu, prev_utid, state, next_utid);
 }
 
@@ -153,8 +155,13 @@ void SchedTracker::AddOpenState(int64_t ts, uint32_t utid, StringId state,
   if (common_flags) irq = (*common_flags & (0x08 | 0x10)) ? 1 : 0;
   std::optional<uint32_t> ucpu;
   if (cpu) ucpu = Cpu(*cpu);
-  const uint32_t row =
-      storage_->thread_state.Insert(ts, utid, state, ucpu, waker_utid, waker_id, irq);
+  const uint32_t row = storage_->thread_state.Insert({.ts = ts,
+                                                      .utid = utid,
+                                                      .state = state,
+                                                      .waker_utid = waker_utid,
+                                                      .waker_id = waker_id,
+                                                      .irq_context = irq,
+                                                      .ucpu = ucpu});
   if (utid >= thread_rows_.size()) thread_rows_.resize(utid + 1);
   ThreadRows& rows = thread_rows_[utid];
   if (IsRunning(state)) {

@@ -45,8 +45,13 @@ uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId 
   std::optional<uint32_t> parent;
   if (!stack->empty()) parent = stack->back().row;
   SliceTable& slices = storage_->slice;
-  const uint32_t row = slices.Insert(ts, dur, track, category, name,
-                                     static_cast<uint32_t>(stack->size()), parent);
+  const uint32_t row = slices.Insert({.ts = ts,
+                                      .dur = dur,
+                                      .track_id = track,
+                                      .category = category,
+                                      .name = name,
+                                      .depth = static_cast<uint32_t>(stack->size()),
+                                      .parent_id = parent});
   if (auto set = args_->AddArgSet(args)) slices.arg_set_id.Set(row, *set);
   if (tt.ts) slices.thread_ts.Set(row, *tt.ts);
   if (tt.instruction_count) slices.thread_instruction_count.Set(row, *tt.instruction_count);

@@ -25,7 +25,8 @@ std::optional<uint32_t> StateTracker::Update(int64_t ts, uint32_t track, StringI
   }
   storage_->ExtendBounds(ts);
   if (value == kNullStringId) return std::nullopt;
-  const uint32_t row = states.Insert(ts, -1, track, category, value);
+  const uint32_t row =
+      states.Insert({.ts = ts, .dur = -1, .track_id = track, .category = category, .value = value});
   ArgSetBuilder built;
   built.Merge(args);
   Active active{row, value, std::move(built).Take()};

@@ -223,13 +223,15 @@ void TrackEventImporter::ImportLegacyThreadCounters() {
   // Legacy thread time fields imply no descriptor-based thread time counters for this thread,
   // so they get their own per-thread tracks.
   if (thread_ts_) {
-    counters.Insert(ts_, parts_.legacy_tracks->ThreadTimeTrack(*utid_),
-                    static_cast<double>(*thread_ts_));
+    counters.Insert({.ts = ts_,
+                     .track_id = parts_.legacy_tracks->ThreadTimeTrack(*utid_),
+                     .value = static_cast<double>(*thread_ts_)});
     ctx_->storage->ExtendBounds(ts_);
   }
   if (thread_instruction_count_) {
-    counters.Insert(ts_, parts_.legacy_tracks->ThreadInstructionCountTrack(*utid_),
-                    static_cast<double>(*thread_instruction_count_));
+    counters.Insert({.ts = ts_,
+                     .track_id = parts_.legacy_tracks->ThreadInstructionCountTrack(*utid_),
+                     .value = static_cast<double>(*thread_instruction_count_)});
     ctx_->storage->ExtendBounds(ts_);
   }
 }
@@ -243,7 +245,7 @@ void TrackEventImporter::ImportExtraCounters() {
     const std::optional<uint32_t> track =
         parts_.descriptors->Intern(uuid, Use::kCounter, kNullStringId, event_.sequence_id);
     if (!track) continue;  // broken hierarchy: already counted
-    storage->counter.Insert(ts_, *track, value);
+    storage->counter.Insert({.ts = ts_, .track_id = *track, .value = value});
     storage->ExtendBounds(ts_);
     // Thread time / instruction counters also fill the slice's columns.
     const StringId name = storage->track.name[*track];
@@ -259,7 +261,8 @@ bool TrackEventImporter::ImportCounter() {
   const std::optional<uint32_t> track = Track(Use::kCounter);
   if (!track) return false;
   TraceStorage* storage = ctx_->storage;
-  const uint32_t row = storage->counter.Insert(ts_, *track, event_.counter_value);
+  const uint32_t row =
+      storage->counter.Insert({.ts = ts_, .track_id = *track, .value = event_.counter_value});
   if (auto set = ctx_->args.AddArgSet(BuildArgs())) storage->counter.arg_set_id.Set(row, *set);
   storage->ExtendBounds(ts_);
   return true;
@@ -305,14 +308,12 @@ std::vector<Arg> TrackEventImporter::BuildArgs(char phase) {
       const int32_t prio = m.prio.value_or(kAndroidLogPriorityInfo);
       if (m.prio) out.AddOrUpdate(a.MakeArg("track_event.priority", ArgValue::Int(prio)));
       LogTable& logs = storage->logs;
-      logs.ts.Append(ts_);
-      logs.utid.Append(utid_);
-      logs.prio.Append(static_cast<uint32_t>(prio));
-      logs.log_source.Append(storage->Intern("android_logcat"));
-      logs.tag.Append(tag);
-      logs.msg.Append(m.body);
-      logs.arg_set_id.Append(std::optional<uint32_t>());
-      logs.CommitRow();
+      logs.Insert({.ts = ts_,
+                   .utid = utid_,
+                   .prio = static_cast<uint32_t>(prio),
+                   .log_source = storage->Intern("android_logcat"),
+                   .tag = tag,
+                   .msg = m.body});
     }
   }
   for (size_t i = log_pos; i < source_pos; ++i) out.AddOrUpdate(in[i]);

@@ -64,7 +64,7 @@ void TrackEventTracker::OnTrackCounter(int64_t ts, uint64_t track_uuid, double v
     ctx_->storage->IncrementStat("track_event_parser_errors");
     return;
   }
-  ctx_->storage->counter.Insert(ts, *track, value);
+  ctx_->storage->counter.Insert({.ts = ts, .track_id = *track, .value = value});
   ctx_->storage->ExtendBounds(ts);
 }
 

@@ -28,8 +28,9 @@ struct TrackSpec {
 
 inline uint32_t CreateTrack(TraceStorage* storage, ArgsTracker* args, const TrackSpec& spec) {
   TrackTable& t = storage->track;
-  const uint32_t id =
-      t.Insert(spec.name, storage->Intern(spec.type), storage->Intern(spec.event_type));
+  const uint32_t id = t.Insert({.name = spec.name,
+                                .type = storage->Intern(spec.type),
+                                .event_type = storage->Intern(spec.event_type)});
   if (spec.utid) t.utid.Set(id, *spec.utid);
   if (spec.upid) t.upid.Set(id, *spec.upid);
   if (spec.unit != kNullStringId) t.counter_unit.Set(id, spec.unit);

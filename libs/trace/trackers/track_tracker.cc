@@ -16,7 +16,8 @@ uint32_t TrackTracker::Intern(const Key& key, StringId name, std::string_view ty
   auto it = tracks_.find(key);
   if (it != tracks_.end()) return it->second;
   TrackTable& t = storage_->track;
-  const uint32_t id = t.Insert(name, storage_->Intern(type), storage_->Intern(event_type));
+  const uint32_t id = t.Insert(
+      {.name = name, .type = storage_->Intern(type), .event_type = storage_->Intern(event_type)});
   std::vector<Arg> dims;
   if (cpu) {
     t.cpu.Set(id, *cpu);
@@ -144,7 +145,8 @@ uint32_t TrackTracker::InternAsyncInstant(uint32_t upid, StringId name, std::str
 
 uint32_t TrackTracker::CreateTrack(StringId name, std::string_view type,
                                    std::string_view event_type) {
-  return storage_->track.Insert(name, storage_->Intern(type), storage_->Intern(event_type));
+  return storage_->track.Insert(
+      {.name = name, .type = storage_->Intern(type), .event_type = storage_->Intern(event_type)});
 }
 
 }  // namespace tw

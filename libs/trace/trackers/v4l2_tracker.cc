@@ -54,7 +54,7 @@ void V4l2Tracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
     return;
   }
   if (auto it = queued_.find(key); it != queued_.end()) {
-    s->flow.Insert(it->second, *slice, std::nullopt);
+    s->flow.Insert({.slice_out = it->second, .slice_in = *slice, .trace_id = std::nullopt});
     queued_.erase(it);
   }
 }

@@ -92,7 +92,7 @@ uint32_t VirtioTracker::SetFor(const std::string& track_name, std::string_view t
 void VirtioTracker::Counter(int64_t ts, const std::string& name, std::string_view type,
                             double value) {
   const uint32_t track = ctx_->tracks.InternGlobalCounterTrack(ctx_->storage->Intern(name), type);
-  ctx_->storage->counter.Insert(ts, track, value);
+  ctx_->storage->counter.Insert({.ts = ts, .track_id = track, .value = value});
 }
 
 void VirtioTracker::OnGpuEvent(int64_t ts, const FtraceRawData& raw, bool response) {

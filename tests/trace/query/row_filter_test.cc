@@ -22,9 +22,9 @@ class RowFilterTest : public ::testing::Test {
   void SetUp() override {
     storage_ = std::make_unique<TraceStorage>();
     TraceStorage& s = *storage_;
-    const uint32_t upid = s.process.Insert(1);
+    const uint32_t upid = s.process.Insert({.pid = 1});
     for (uint32_t t = 0; t < kTracks; ++t) {
-      const uint32_t utid = s.thread.Insert(100 + t);
+      const uint32_t utid = s.thread.Insert({.tid = 100 + t});
       s.thread.upid.Set(utid, upid);
       testing::AddThreadTrack(s, "t", utid);
     }
@@ -41,9 +41,12 @@ class RowFilterTest : public ::testing::Test {
       const uint32_t depth = static_cast<uint32_t>(next() % 4);
       const std::optional<uint32_t> parent =
           depth == 0 || i == 0 ? std::nullopt : std::optional<uint32_t>(i - 1);
-      const uint32_t id = s.slice.Insert(int64_t{i} * 7, static_cast<int64_t>(next() % 12),
-                                         static_cast<uint32_t>(next() % kTracks), kNullStringId,
-                                         names[next() % 5], depth, parent);
+      const uint32_t id = s.slice.Insert({.ts = int64_t{i} * 7,
+                                          .dur = static_cast<int64_t>(next() % 12),
+                                          .track_id = static_cast<uint32_t>(next() % kTracks),
+                                          .name = names[next() % 5],
+                                          .depth = depth,
+                                          .parent_id = parent});
       if (next() % 3 == 0) s.slice.arg_set_id.Set(id, i);
     }
     s.ExtendBounds(0);

@@ -127,13 +127,12 @@ TEST(SqlFunctionsStandaloneTest, ExtractMetadataPerMachineAndTrace) {
   TraceStorage s;
   auto add = [&](std::string_view name, std::optional<std::string_view> str, OptI64 i,
                  OptU32 machine, OptU32 trace) {
-    s.metadata.name.Append(s.Intern(name));
-    s.metadata.key_type.Append(s.Intern("single"));
-    s.metadata.int_value.Append(i);
-    s.metadata.str_value.Append(str ? s.Intern(*str) : kNullStringId);
-    s.metadata.machine_id.Append(machine);
-    s.metadata.trace_id.Append(trace);
-    s.metadata.CommitRow();
+    s.metadata.Insert({.name = s.Intern(name),
+                       .key_type = s.Intern("single"),
+                       .int_value = i,
+                       .str_value = str ? s.Intern(*str) : kNullStringId,
+                       .machine_id = machine,
+                       .trace_id = trace});
   };
   add("system_name", "Linux", std::nullopt, 0u, std::nullopt);
   add("system_name", "Darwin", std::nullopt, 1u, std::nullopt);
@@ -158,13 +157,8 @@ TEST(SqlFunctionsStandaloneTest, ExtractMetadataPerMachineAndTrace) {
 TEST(SqlFunctionsStandaloneTest, ClockConversions) {
   TraceStorage s;
   auto snapshot = [&](int64_t ts, int64_t clock, int64_t value) {
-    s.clock_snapshot.ts.Append(ts);
-    s.clock_snapshot.clock_id.Append(clock);
-    s.clock_snapshot.clock_name.Append(kNullStringId);
-    s.clock_snapshot.clock_value.Append(value);
-    s.clock_snapshot.snapshot_id.Append(0u);
-    s.clock_snapshot.machine_id.Append(OptU32());
-    s.clock_snapshot.CommitRow();
+    s.clock_snapshot.Insert(
+        {.ts = ts, .clock_id = clock, .clock_value = value, .snapshot_id = 0, .machine_id = {}});
   };
   // REALTIME (1) ran slower than trace time between the two snapshots.
   snapshot(100, 1, 1000);

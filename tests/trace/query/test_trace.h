@@ -18,15 +18,13 @@ namespace tw::testing {
 inline void AddArg(TraceStorage& st, uint32_t set, std::string_view key, std::string_view type,
                    std::optional<int64_t> i, std::optional<std::string_view> s,
                    std::optional<double> r) {
-  ArgTable& a = st.args;
-  a.arg_set_id.Append(set);
-  a.flat_key.Append(st.Intern(key));
-  a.key.Append(st.Intern(key));
-  a.int_value.Append(i);
-  a.string_value.Append(s ? st.Intern(*s) : kNullStringId);
-  a.real_value.Append(r);
-  a.value_type.Append(st.Intern(type));
-  a.CommitRow();
+  st.args.Insert({.arg_set_id = set,
+                  .flat_key = st.Intern(key),
+                  .key = st.Intern(key),
+                  .int_value = i,
+                  .string_value = s ? st.Intern(*s) : kNullStringId,
+                  .real_value = r,
+                  .value_type = st.Intern(type)});
 }
 inline void AddIntArg(TraceStorage& st, uint32_t set, std::string_view key, int64_t v,
                       std::string_view type = "int") {
@@ -40,7 +38,8 @@ inline void AddRealArg(TraceStorage& st, uint32_t set, std::string_view key, dou
 }
 
 inline uint32_t AddThreadTrack(TraceStorage& st, std::string_view name, uint32_t utid) {
-  const uint32_t id = st.track.Insert(st.Intern(name), st.Intern("thread"), st.Intern("slice"));
+  const uint32_t id = st.track.Insert(
+      {.name = st.Intern(name), .type = st.Intern("thread"), .event_type = st.Intern("slice")});
   st.track.utid.Set(id, utid);
   return id;
 }
@@ -58,47 +57,73 @@ inline uint32_t AddThreadTrack(TraceStorage& st, std::string_view name, uint32_t
 inline std::unique_ptr<TraceStorage> MakeSmallTrace() {
   auto st = std::make_unique<TraceStorage>();
   TraceStorage& s = *st;
-  const uint32_t p0 = s.process.Insert(100);
+  const uint32_t p0 = s.process.Insert({.pid = 100});
   s.process.name.Set(p0, s.Intern("com.example.app"));
-  const uint32_t p1 = s.process.Insert(200);
+  const uint32_t p1 = s.process.Insert({.pid = 200});
   s.process.name.Set(p1, s.Intern("system_server"));
   s.process.uid.Set(p1, 1000);
 
-  const uint32_t t0 = s.thread.Insert(100);
+  const uint32_t t0 = s.thread.Insert({.tid = 100});
   s.thread.name.Set(t0, s.Intern("main"));
   s.thread.upid.Set(t0, p0);
   s.thread.is_main_thread.Set(t0, 1);
-  const uint32_t t1 = s.thread.Insert(101);
+  const uint32_t t1 = s.thread.Insert({.tid = 101});
   s.thread.name.Set(t1, s.Intern("RenderThread"));
   s.thread.upid.Set(t1, p0);
-  const uint32_t t2 = s.thread.Insert(201);
+  const uint32_t t2 = s.thread.Insert({.tid = 201});
   s.thread.name.Set(t2, s.Intern("binder:200_1"));
   s.thread.upid.Set(t2, p1);
 
   const uint32_t tr0 = AddThreadTrack(s, "main", t0);
   const uint32_t tr1 = AddThreadTrack(s, "RenderThread", t1);
-  const uint32_t tr2 = s.track.Insert(s.Intern("async"), s.Intern("process"), s.Intern("slice"));
+  const uint32_t tr2 = s.track.Insert(
+      {.name = s.Intern("async"), .type = s.Intern("process"), .event_type = s.Intern("slice")});
   s.track.upid.Set(tr2, p0);
-  const uint32_t tr3 =
-      s.track.Insert(s.Intern("cpufreq"), s.Intern("cpu_frequency"), s.Intern("counter"));
+  const uint32_t tr3 = s.track.Insert({.name = s.Intern("cpufreq"),
+                                       .type = s.Intern("cpu_frequency"),
+                                       .event_type = s.Intern("counter")});
   s.track.cpu.Set(tr3, 1);
   s.track.counter_unit.Set(tr3, s.Intern("kHz"));
-  const uint32_t tr4 =
-      s.track.Insert(s.Intern("mem.rss"), s.Intern("process_memory"), s.Intern("counter"));
+  const uint32_t tr4 = s.track.Insert({.name = s.Intern("mem.rss"),
+                                       .type = s.Intern("process_memory"),
+                                       .event_type = s.Intern("counter")});
   s.track.upid.Set(tr4, p1);
   s.track.counter_unit.Set(tr4, s.Intern("bytes"));
-  const uint32_t tr5 = s.track.Insert(s.Intern("irq"), s.Intern("cpu_irq"), s.Intern("slice"));
+  const uint32_t tr5 = s.track.Insert(
+      {.name = s.Intern("irq"), .type = s.Intern("cpu_irq"), .event_type = s.Intern("slice")});
   s.track.cpu.Set(tr5, 1);
 
   const StringId cat = s.Intern("gfx");
-  const uint32_t s0 = s.slice.Insert(100, 50, tr0, cat, s.Intern("doFrame"), 0, std::nullopt);
+  const uint32_t s0 = s.slice.Insert({.ts = 100,
+                                      .dur = 50,
+                                      .track_id = tr0,
+                                      .category = cat,
+                                      .name = s.Intern("doFrame"),
+                                      .depth = 0});
   s.slice.arg_set_id.Set(s0, 1);
-  s.slice.Insert(110, 20, tr0, cat, s.Intern("measure"), 1, s0);
-  s.slice.Insert(135, 10, tr0, cat, s.Intern("layout"), 1, s0);
-  s.slice.Insert(150, 30, tr1, cat, s.Intern("DrawFrame"), 0, std::nullopt);
-  s.slice.Insert(160, 0, tr2, kNullStringId, s.Intern("mark"), 0, std::nullopt);
-  s.slice.Insert(200, 10, tr5, kNullStringId, s.Intern("irq"), 0, std::nullopt);
-  s.flow.Insert(s0, 3, std::nullopt);
+  s.slice.Insert({.ts = 110,
+                  .dur = 20,
+                  .track_id = tr0,
+                  .category = cat,
+                  .name = s.Intern("measure"),
+                  .depth = 1,
+                  .parent_id = s0});
+  s.slice.Insert({.ts = 135,
+                  .dur = 10,
+                  .track_id = tr0,
+                  .category = cat,
+                  .name = s.Intern("layout"),
+                  .depth = 1,
+                  .parent_id = s0});
+  s.slice.Insert({.ts = 150,
+                  .dur = 30,
+                  .track_id = tr1,
+                  .category = cat,
+                  .name = s.Intern("DrawFrame"),
+                  .depth = 0});
+  s.slice.Insert({.ts = 160, .dur = 0, .track_id = tr2, .name = s.Intern("mark"), .depth = 0});
+  s.slice.Insert({.ts = 200, .dur = 10, .track_id = tr5, .name = s.Intern("irq"), .depth = 0});
+  s.flow.Insert({.slice_out = s0, .slice_in = 3});
 
   // Arg set 1 (slice 0), arg set 2: sets are contiguous and in order, as importers write them.
   AddIntArg(s, 1, "frame_id", 42);
@@ -109,51 +134,45 @@ inline std::unique_ptr<TraceStorage> MakeSmallTrace() {
   AddIntArg(s, 1, "ptr", 255, "pointer");
   AddIntArg(s, 2, "frame_id", 43);
 
-  s.cpu.Insert(0);
-  s.cpu.Insert(1);
-  s.cpu_freq.Insert(0, 300000);
-  s.cpu_freq.Insert(0, 1800000);
+  s.cpu.Insert({.cpu = 0});
+  s.cpu.Insert({.cpu = 1});
+  s.cpu_freq.Insert({.ucpu = 0, .freq = 300000});
+  s.cpu_freq.Insert({.ucpu = 0, .freq = 1800000});
 
   const StringId running = s.Intern("R");
-  s.sched_slice.Insert(100, 40, t0, running, 120, 0);
-  s.sched_slice.Insert(140, 60, t1, s.Intern("S"), 120, 1);
-  s.sched_slice.Insert(200, 100, t2, running, 110, 0);
-  s.thread_state.Insert(100, t0, s.Intern("Running"), 0u, std::nullopt, std::nullopt, std::nullopt);
+  s.sched_slice.Insert(
+      {.ts = 100, .dur = 40, .utid = t0, .end_state = running, .priority = 120, .ucpu = 0});
+  s.sched_slice.Insert(
+      {.ts = 140, .dur = 60, .utid = t1, .end_state = s.Intern("S"), .priority = 120, .ucpu = 1});
+  s.sched_slice.Insert(
+      {.ts = 200, .dur = 100, .utid = t2, .end_state = running, .priority = 110, .ucpu = 0});
+  s.thread_state.Insert({.ts = 100, .utid = t0, .state = s.Intern("Running"), .ucpu = 0u});
 
-  s.counter.Insert(100, tr3, 300000);
-  s.counter.Insert(200, tr3, 1800000);
-  s.counter.Insert(150, tr4, 4096);
+  s.counter.Insert({.ts = 100, .track_id = tr3, .value = 300000});
+  s.counter.Insert({.ts = 200, .track_id = tr3, .value = 1800000});
+  s.counter.Insert({.ts = 150, .track_id = tr4, .value = 4096});
 
-  s.logs.ts.Append(120);
-  s.logs.utid.Append(t0);
-  s.logs.prio.Append(4u);
-  s.logs.log_source.Append(s.Intern("android_logcat"));
-  s.logs.tag.Append(s.Intern("ActivityManager"));
-  s.logs.msg.Append(s.Intern("Start proc"));
-  s.logs.arg_set_id.Append(OptU32());
-  s.logs.CommitRow();
+  s.logs.Insert({.ts = 120,
+                 .utid = t0,
+                 .prio = 4,
+                 .log_source = s.Intern("android_logcat"),
+                 .tag = s.Intern("ActivityManager"),
+                 .msg = s.Intern("Start proc")});
 
-  s.ftrace_event.Insert(130, s.Intern("sched_wakeup"), 1, t1, std::nullopt, 0);
+  s.ftrace_event.Insert(
+      {.ts = 130, .name = s.Intern("sched_wakeup"), .utid = t1, .common_flags = 0, .ucpu = 1});
 
-  s.clock_snapshot.ts.Append(0);
-  s.clock_snapshot.clock_id.Append(1);  // REALTIME
-  s.clock_snapshot.clock_name.Append(kNullStringId);
-  s.clock_snapshot.clock_value.Append(1000000000);
-  s.clock_snapshot.snapshot_id.Append(0u);
-  s.clock_snapshot.machine_id.Append(OptU32());
-  s.clock_snapshot.CommitRow();
+  s.clock_snapshot.Insert({.ts = 0,
+                           .clock_id = 1,  // REALTIME
+                           .clock_value = 1000000000,
+                           .snapshot_id = 0,
+                           .machine_id = {}});
 
-  s.machine.raw_id.Append(0u);
-  s.machine.sysname.Append(s.Intern("Linux"));
-  s.machine.release.Append(s.Intern("6.1"));
-  s.machine.version.Append(kNullStringId);
-  s.machine.arch.Append(s.Intern("aarch64"));
-  s.machine.num_cpus.Append(OptI64(2));
-  s.machine.android_build_fingerprint.Append(kNullStringId);
-  s.machine.android_device_manufacturer.Append(kNullStringId);
-  s.machine.android_sdk_version.Append(OptI64());
-  s.machine.trace_id.Append(OptU32());
-  s.machine.CommitRow();
+  s.machine.Insert({.raw_id = 0,
+                    .sysname = s.Intern("Linux"),
+                    .release = s.Intern("6.1"),
+                    .arch = s.Intern("aarch64"),
+                    .num_cpus = 2});
 
   s.SetMetadata("trace_type", "proto");
   s.SetMetadata("trace_size_bytes", 12345);

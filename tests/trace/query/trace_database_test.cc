@@ -479,18 +479,18 @@ TEST_F(TraceDatabaseTest, ListTablesAndViews) {
 
 // --------------------------------------------------------------------------------- modules
 
-const SqlModule kTestBase = {"tw_test.base", R"sql(
+const SqlModule kTestBase = {.name = "tw_test.base", .sql = R"sql(
   CREATE PERFETTO TABLE tw_test_frames(id LONG, dur DURATION) AS
   SELECT id, dur FROM slice WHERE name = 'doFrame';
   CREATE PERFETTO MACRO tw_test_double(x Expr) RETURNS Expr AS ($x * 2);
 )sql"};
-const SqlModule kTestDerived = {"tw_test.derived", R"sql(
+const SqlModule kTestDerived = {.name = "tw_test.derived", .sql = R"sql(
   INCLUDE PERFETTO MODULE tw_test.base;
   CREATE PERFETTO VIEW tw_test_frame_stats(n LONG, total LONG) AS
   SELECT count(*) AS n, tw_test_double!(sum(dur)) AS total FROM tw_test_frames;
   CREATE PERFETTO FUNCTION tw_test_count() RETURNS LONG AS SELECT n FROM tw_test_frame_stats;
 )sql"};
-const SqlModule kTestBroken = {"tw_test.broken", "SELECT * FROM nowhere;"};
+const SqlModule kTestBroken = {.name = "tw_test.broken", .sql = "SELECT * FROM nowhere;"};
 
 class ModuleTest : public TraceDatabaseTest {
  protected:
@@ -566,9 +566,9 @@ TEST(TraceDatabaseScaleTest, JoinsOverLargeTablesUseIndexes) {
   TraceStorage s;
   constexpr uint32_t kThreads = 1000;
   constexpr uint32_t kSlices = 200000;
-  const uint32_t upid = s.process.Insert(1);
+  const uint32_t upid = s.process.Insert({.pid = 1});
   for (uint32_t t = 0; t < kThreads; ++t) {
-    const uint32_t utid = s.thread.Insert(1000 + t);
+    const uint32_t utid = s.thread.Insert({.tid = 1000 + t});
     s.thread.upid.Set(utid, upid);
     testing::AddThreadTrack(s, "t", utid);
   }
@@ -576,8 +576,12 @@ TEST(TraceDatabaseScaleTest, JoinsOverLargeTablesUseIndexes) {
   for (uint32_t i = 0; i < kSlices; ++i) {
     const bool child = i % 2 == 1;
     const uint32_t id =
-        s.slice.Insert(int64_t{i} * 10, child ? 3 : 8, (i / 2) % kThreads, kNullStringId, name,
-                       child ? 1 : 0, child ? std::optional<uint32_t>(i - 1) : std::nullopt);
+        s.slice.Insert({.ts = int64_t{i} * 10,
+                        .dur = child ? 3 : 8,
+                        .track_id = (i / 2) % kThreads,
+                        .name = name,
+                        .depth = child ? 1u : 0u,
+                        .parent_id = child ? std::optional<uint32_t>(i - 1) : std::nullopt});
     if (!child) {
       s.slice.arg_set_id.Set(id, i / 2);
       testing::AddIntArg(s, i / 2, "seq", i);

@@ -37,9 +37,21 @@ std::unique_ptr<TraceDatabase> OpenAndroidTrace(TraceBuilder& b) {
     if (p.user) b.s.process.android_user_id.Set(upid, *p.user);
     if (p.cmdline) b.s.process.cmdline.Set(upid, b.s.Intern(p.cmdline));
   }
-  b.s.package_list.Insert(b.s.Intern("com.google.android.gms"), 10100, false, false, 1234);
-  b.s.package_list.Insert(b.s.Intern("com.google.android.gsf"), 10100, false, false, 1);
-  b.s.package_list.Insert(b.s.Intern("com.google.android.apps.maps"), 10200, true, true, 77);
+  b.s.package_list.Insert({.package_name = b.s.Intern("com.google.android.gms"),
+                           .uid = 10100,
+                           .debuggable = false,
+                           .profileable_from_shell = false,
+                           .version_code = 1234});
+  b.s.package_list.Insert({.package_name = b.s.Intern("com.google.android.gsf"),
+                           .uid = 10100,
+                           .debuggable = false,
+                           .profileable_from_shell = false,
+                           .version_code = 1});
+  b.s.package_list.Insert({.package_name = b.s.Intern("com.google.android.apps.maps"),
+                           .uid = 10200,
+                           .debuggable = true,
+                           .profileable_from_shell = true,
+                           .version_code = 77});
   return b.Open();
 }
 

@@ -11,17 +11,17 @@ namespace {
 // Counters: 0 @100 t0 300000; 1 @100 t1 500000; 2 @150 t2 4294967295; 3 @200 t0 1800000;
 //           4 @250 t2 1; 5 @300 t0 1800000.
 std::unique_ptr<TraceDatabase> OpenCounterTrace(TraceBuilder& b) {
-  b.s.cpu.Insert(0);
-  b.s.cpu.Insert(1);
+  b.s.cpu.Insert({.cpu = 0});
+  b.s.cpu.Insert({.cpu = 1});
   const uint32_t f0 = b.CpuCounterTrack(0, "cpufreq");
   const uint32_t f1 = b.CpuCounterTrack(1, "cpufreq");
   const uint32_t i0 = b.CpuCounterTrack(0, "cpuidle");
-  b.s.counter.Insert(100, f0, 300000);
-  b.s.counter.Insert(100, f1, 500000);
-  b.s.counter.Insert(150, i0, 4294967295.0);
-  b.s.counter.Insert(200, f0, 1800000);
-  b.s.counter.Insert(250, i0, 1);
-  b.s.counter.Insert(300, f0, 1800000);
+  b.s.counter.Insert({.ts = 100, .track_id = f0, .value = 300000});
+  b.s.counter.Insert({.ts = 100, .track_id = f1, .value = 500000});
+  b.s.counter.Insert({.ts = 150, .track_id = i0, .value = 4294967295.0});
+  b.s.counter.Insert({.ts = 200, .track_id = f0, .value = 1800000});
+  b.s.counter.Insert({.ts = 250, .track_id = i0, .value = 1});
+  b.s.counter.Insert({.ts = 300, .track_id = f0, .value = 1800000});
   return b.Open(0, 1000);
 }
 

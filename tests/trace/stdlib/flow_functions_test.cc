@@ -21,10 +21,10 @@ std::unique_ptr<TraceDatabase> OpenFlowTrace(TraceBuilder& b) {
   const uint32_t c = b.Slice(b.GlobalTrack("t2"), 400, 10, "c");
   const uint32_t d = b.Slice(b.GlobalTrack("t3"), 500, 10, "d");
   const uint32_t e = b.Slice(b.GlobalTrack("t4"), 300, 10, "e");
-  b.s.flow.Insert(a1, bb, std::nullopt);
-  b.s.flow.Insert(b1, c, std::nullopt);
-  b.s.flow.Insert(d, a, std::nullopt);
-  b.s.flow.Insert(e, c, std::nullopt);
+  b.s.flow.Insert({.slice_out = a1, .slice_in = bb});
+  b.s.flow.Insert({.slice_out = b1, .slice_in = c});
+  b.s.flow.Insert({.slice_out = d, .slice_in = a});
+  b.s.flow.Insert({.slice_out = e, .slice_in = c});
   auto db = b.Open(0, 1000);
   // Until the query layer loads "prelude." modules at open, define the functions here.
   if (db && Scalar(*db, "SELECT COUNT(*) FROM pragma_module_list WHERE name = 'following_flow'") ==

@@ -20,11 +20,20 @@ std::unique_ptr<TraceDatabase> OpenSchedTrace(TraceBuilder& b) {
   const uint32_t t2 = b.Thread(12, "t2");
   const uint32_t t3 = b.Thread(13, "t3");
   const StringId s = b.s.Intern("S");
-  b.s.sched_slice.Insert(0, 150, t3, s, 120, 1);
-  b.s.sched_slice.Insert(20, 80, t1, s, 120, 0);
-  b.s.sched_slice.Insert(100, 120, swapper, b.s.Intern("R"), 120, 0);
-  b.s.sched_slice.Insert(150, 150, t2, s, 120, 1);
-  b.s.sched_slice.Insert(220, 40, t1, s, 120, 0);
+  b.s.sched_slice.Insert(
+      {.ts = 0, .dur = 150, .utid = t3, .end_state = s, .priority = 120, .ucpu = 1});
+  b.s.sched_slice.Insert(
+      {.ts = 20, .dur = 80, .utid = t1, .end_state = s, .priority = 120, .ucpu = 0});
+  b.s.sched_slice.Insert({.ts = 100,
+                          .dur = 120,
+                          .utid = swapper,
+                          .end_state = b.s.Intern("R"),
+                          .priority = 120,
+                          .ucpu = 0});
+  b.s.sched_slice.Insert(
+      {.ts = 150, .dur = 150, .utid = t2, .end_state = s, .priority = 120, .ucpu = 1});
+  b.s.sched_slice.Insert(
+      {.ts = 220, .dur = 40, .utid = t1, .end_state = s, .priority = 120, .ucpu = 0});
   b.State(t1, 0, 20, "R", t2);
   b.State(t1, 20, 80, "Running");
   b.State(t1, 100, 100, "S");

@@ -143,7 +143,11 @@ void AndroidProbesDecoder::DecodePackagesList(const proto::Field& field) {
     }
     // Several packets may list the same packages; the first listing wins.
     if (!packages_.insert(std::string(name)).second) continue;
-    s.package_list.Insert(s.Intern(name), uid, debuggable, profileable, version_code);
+    s.package_list.Insert({.package_name = s.Intern(name),
+                           .uid = uid,
+                           .debuggable = debuggable,
+                           .profileable_from_shell = profileable,
+                           .version_code = version_code});
   }
   s.SetStat("packages_list_has_read_errors", read_error ? 1 : 0);
   s.SetStat("packages_list_has_parse_errors", parse_error ? 1 : 0);
@@ -170,9 +174,7 @@ void AndroidProbesDecoder::DecodeUserList(const proto::Field& field) {
     AndroidUserListTable& t = s.android_user_list;
     const auto [it, inserted] = user_rows_.try_emplace(uid, t.row_count());
     if (inserted) {
-      t.android_user_id.Append(uid);
-      t.type.Append(s.Intern(type));
-      t.CommitRow();
+      t.Insert({.android_user_id = uid, .type = s.Intern(type)});
     } else {
       t.type.Set(it->second, s.Intern(type));
     }

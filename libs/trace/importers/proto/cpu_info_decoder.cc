@@ -113,13 +113,13 @@ void CpuInfoDecoder::Decode(const proto::Field& field) {
   CpuTable& table = s.cpu;
   for (const Cpu& cpu : cpus) {
     // Row i is cpu i (ucpu == cpu on a single machine), as the sched tracker creates them.
-    while (table.row_count() <= cpu.cpu) table.Insert(table.row_count());
+    while (table.row_count() <= cpu.cpu) table.Insert({.cpu = table.row_count()});
     const uint32_t ucpu = cpu.cpu;
     table.cluster_id.Set(ucpu, cluster[cpu.cpu]);
     // An absent processor field stays NULL (the view's data() is null only then).
     table.processor.Set(ucpu, cpu.processor.data() ? s.Intern(cpu.processor) : kNullStringId);
     if (cpu.capacity) table.capacity.Set(ucpu, *cpu.capacity);
-    for (uint32_t freq : cpu.frequencies) s.cpu_freq.Insert(ucpu, freq);
+    for (uint32_t freq : cpu.frequencies) s.cpu_freq.Insert({.ucpu = ucpu, .freq = freq});
     if ((cpu.features >> kNumCpuFeatures) != 0) s.IncrementStat("cpu_info_unknown_cpu_features");
     const std::vector<Arg> args = CpuArgs(cpu);
     if (!args.empty() && add_arg_set_) {

@@ -138,13 +138,11 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
     }
     clocks.push_back({ClockKey{clock_id, scoped ? sequence_id : 0}, ts * unit});
     ClockSnapshotTable& t = ctx_->storage->clock_snapshot;
-    t.ts.Append(int64_t{0});
-    t.clock_id.Append(static_cast<int64_t>(clock_id));
-    t.clock_name.Append(kNullStringId);
-    t.clock_value.Append(ts * unit);
-    t.snapshot_id.Append(snapshot_id);
-    t.machine_id.Append(OptU32(0));
-    t.CommitRow();
+    t.Insert({.ts = 0,
+              .clock_id = static_cast<int64_t>(clock_id),
+              .clock_value = ts * unit,
+              .snapshot_id = snapshot_id,
+              .machine_id = 0});
   }
   if (d.error()) {
     ctx_->storage->IncrementStat("invalid_clock_snapshots");

@@ -30,7 +30,7 @@ constexpr StringKey kStringKeys[] = {
 
 uint32_t SystemInfoDecoder::HostMachineRow() {
   MachineTable& m = ctx_->storage->machine;
-  if (m.row_count() == 0) m.Insert(0);
+  if (m.row_count() == 0) m.Insert({.raw_id = 0});
   return 0;
 }
 
@@ -50,7 +50,7 @@ uint32_t SystemInfoDecoder::Decode(const proto::Field& field) {
   while (d.Next(&f)) {
     switch (f.id) {
       case si::kMachineName:
-        machine.machine_name.Set(row, s.Intern(f.as_string()));
+        machine.name.Set(row, s.Intern(f.as_string()));
         break;
       case si::kUtsname:
         if (f.type == proto::kLengthDelimited) DecodeUtsname(f);

@@ -1,0 +1,95 @@
+#pragma once
+// Android-specific tables: packages, users, input events, framework process lifecycle.
+
+#include "libs/trace/storage/table_declaration.h"
+
+namespace tw {
+
+// clang-format off
+#define TW_PACKAGE_LIST_TABLE(TABLE, COLUMN)                                                     \
+  TABLE(PackageListTable, package_list,                                                          \
+        "Android packages installed on the device (packages_list data source), one row per "     \
+        "package.")                                                                              \
+  COLUMN(package_name, String, kNone, {}, "The package's name (com.example.app).")               \
+  COLUMN(uid, Int64, kNone, {}, "The app's Linux uid; its processes run as it.")                 \
+  COLUMN(debuggable, Int32, kNone, {}, "1 when the app is debuggable.")                          \
+  COLUMN(profileable_from_shell, Int32, kNone, {}, "1 when the app is profileable from shell.")  \
+  COLUMN(version_code, Int64, kNone, {}, "The installed version code.")
+// clang-format on
+TW_DEFINE_TABLE(TW_PACKAGE_LIST_TABLE)
+
+// clang-format off
+#define TW_ANDROID_MOTION_EVENTS_TABLE(TABLE, COLUMN)                                            \
+  TABLE(AndroidMotionEventsTable, android_motion_events,                                         \
+        "Motion (touch, mouse, ...) events InputDispatcher processed (android.input.inputevent " \
+        "data source), one row per event.")                                                      \
+  COLUMN(event_id, Int64, kNone, {}, "The input event's id, shared with its dispatch rows.")     \
+  COLUMN(ts, Int64, kNone, {}, "When the event happened (trace clock, ns).")                     \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The whole event proto, as args.")                    \
+  COLUMN(source, Int64, kNone, {}, "The input source (AINPUT_SOURCE_* bits).")                   \
+  COLUMN(action, Int64, kNone, {}, "The motion action (AMOTION_EVENT_ACTION_*).")                \
+  COLUMN(device_id, Int64, kNone, {}, "The input device.")                                       \
+  COLUMN(display_id, Int64, kNone, {}, "The display the event is for.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_MOTION_EVENTS_TABLE)
+
+// clang-format off
+#define TW_ANDROID_KEY_EVENTS_TABLE(TABLE, COLUMN)                                               \
+  TABLE(AndroidKeyEventsTable, android_key_events,                                               \
+        "Key events InputDispatcher processed (android.input.inputevent data source), one row "  \
+        "per event.")                                                                            \
+  COLUMN(event_id, Int64, kNone, {}, "The input event's id, shared with its dispatch rows.")     \
+  COLUMN(ts, Int64, kNone, {}, "When the event happened (trace clock, ns).")                     \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The whole event proto, as args.")                    \
+  COLUMN(source, Int64, kNone, {}, "The input source (AINPUT_SOURCE_* bits).")                   \
+  COLUMN(action, Int64, kNone, {}, "The key action (AKEY_EVENT_ACTION_*).")                      \
+  COLUMN(device_id, Int64, kNone, {}, "The input device.")                                       \
+  COLUMN(display_id, Int64, kNone, {}, "The display the event is for.")                          \
+  COLUMN(key_code, Int64, kNone, {}, "The key (AKEYCODE_*).")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_KEY_EVENTS_TABLE)
+
+// clang-format off
+#define TW_ANDROID_INPUT_EVENT_DISPATCH_TABLE(TABLE, COLUMN)                                     \
+  TABLE(AndroidInputEventDispatchTable, android_input_event_dispatch,                            \
+        "One row per input event dispatched to a window (android.input.inputevent).")            \
+  COLUMN(event_id, Int64, kNone, {},                                                             \
+         "The dispatched event (android_motion_events / android_key_events.event_id).")          \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The whole dispatch proto, as args.")                 \
+  COLUMN(vsync_id, Int64, kNone, {}, "The vsync the window drew the event's effect in, if any.") \
+  COLUMN(window_id, Int64, kNone, {}, "The window that received the event.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_INPUT_EVENT_DISPATCH_TABLE)
+
+// clang-format off
+#define TW_ANDROID_USER_LIST_TABLE(TABLE, COLUMN)                                                \
+  TABLE(AndroidUserListTable, android_user_list,                                                 \
+        "The Android users (profiles, not Linux uids) the user_list data source saw.")           \
+  COLUMN(android_user_id, Int64, kNone, {}, "The user id (0 is the system user).")               \
+  COLUMN(type, String, kNone, {}, "The user's type (android.os.usertype.full.SYSTEM, ...).")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_USER_LIST_TABLE)
+
+// clang-format off
+#define TW_ANDROID_TRACK_EVENT_PROCESS_TABLE(TABLE, COLUMN)                                      \
+  TABLE(AndroidTrackEventProcessTable, android_track_event_process,                              \
+        "Per-process lifecycle facts from the Android framework's track events (process start, " \
+        "binder death).")                                                                        \
+  COLUMN(upid, Uint32, kNone, {}, "The process (process.id).")                                   \
+  COLUMN(start_seq_id, OptInt64, kNone, {}, "The framework's process start sequence number.")    \
+  COLUMN(package_uid, OptInt64, kNone, {}, "The uid of the package the process hosts.")          \
+  COLUMN(caller_uid, OptInt64, kNone, {}, "The uid of the caller that caused the start.")        \
+  COLUMN(defining_uid, OptInt64, kNone, {}, "The uid that defined the started component.")       \
+  COLUMN(fw_start_ts, OptInt64, kNone, {}, "When the framework began starting the process.")     \
+  COLUMN(fw_end_ts, OptInt64, kNone, {}, "When the framework saw the process end.")              \
+  COLUMN(trigger_type, String, kNone, {}, "What started it (activity, service, broadcast, ...).") \
+  COLUMN(hosting_type, String, kNone, {}, "The kind of component hosted.")                       \
+  COLUMN(hosting_name, String, kNone, {}, "The hosted component's name.")                        \
+  COLUMN(bind_application_delay_ms, OptInt64, kNone, {},                                         \
+         "Time from process start to bindApplication, in ms.")                                   \
+  COLUMN(process_start_delay_ms, OptInt64, kNone, {},                                            \
+         "Time the framework waited for the process to start, in ms.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)
+
+}  // namespace tw
