@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "libs/agent/comparison_tools.h"
 #include "libs/agent/result_summary.h"
+#include "libs/agent/schema_lookup.h"
 #include "libs/agent/tool_support.h"
 #include "libs/agent/trace_data.h"
 
@@ -64,7 +65,9 @@ std::vector<ToolSpec> ToolBox::BaseSpecs() const {
                            {"params", {{"type", "object"}, {"additionalProperties", true}}}},
                           {"skill"})});
   specs.push_back({"lookup_sql_schema",
-                   "List the tables and views of the trace, or the columns of one table.",
+                   "List the tables and views of the trace (and those stdlib modules add), or "
+                   "describe one table, view, function or module: what it is and what each "
+                   "column means.",
                    ObjectSchema({{"table", {{"type", "string"}}}}, {})});
   if (ctx_.session->mode == AnalysisMode::kQuick) return specs;
   specs.push_back({"list_skills", "List the available skills (name, category, description).",
@@ -240,14 +243,9 @@ ToolResult ToolBox::ListSkills(const json& args) {
 ToolResult ToolBox::LookupSchema(const json& args) {
   std::string table, error;
   if (!GetStringArg(args, "table", &table, &error, false)) return FailedTool(error);
-  if (table.empty()) {
-    auto tables = ctx_.schema->Tables();
-    if (!tables.ok()) return FailedTool(std::string(tables.status().message()));
-    return {true, absl::StrCat("tables and views: ", absl::StrJoin(*tables, ", ")), {}};
-  }
-  auto columns = ctx_.schema->Columns(table);
-  if (!columns.ok()) return FailedTool(std::string(columns.status().message()));
-  return {true, absl::StrCat(table, "(", absl::StrJoin(*columns, ", "), ")"), {}};
+  auto answer = LookupSqlSchema(*ctx_.schema, table);
+  if (!answer.ok()) return FailedTool(std::string(answer.status().message()));
+  return {true, *answer, {}};
 }
 
 ToolResult ToolBox::LookupKnowledge(const json& args) {

@@ -127,6 +127,17 @@ TEST_F(AgentToolsTest, SkillsSchemaKnowledgeAndHypotheses) {
   EXPECT_NE(tools.Call("lookup_sql_schema", R"({"table": "thread"})").content.find("utid"),
             std::string::npos);
   EXPECT_FALSE(tools.Call("lookup_sql_schema", R"({"table": "x; DROP TABLE y"})").ok);
+  // Column meanings, not just names; module tables say which INCLUDE they need.
+  const ToolResult states = tools.Call("lookup_sql_schema", R"({"table": "thread_state"})");
+  ASSERT_TRUE(states.ok) << states.content;
+  EXPECT_NE(states.content.find("the kernel function the thread blocked in"), std::string::npos)
+      << states.content;
+  const ToolResult frames = tools.Call("lookup_sql_schema", R"({"table": "android_frames"})");
+  ASSERT_TRUE(frames.ok) << frames.content;
+  EXPECT_NE(frames.content.find("INCLUDE PERFETTO MODULE android.frames.timeline"),
+            std::string::npos) << frames.content;
+  const ToolResult all = tools.Call("lookup_sql_schema", "{}");
+  EXPECT_NE(all.content.find("android.frames.timeline: "), std::string::npos) << all.content;
   EXPECT_FALSE(tools.Call("lookup_knowledge", R"({"query": "zebra"})").ok);
 
   ASSERT_TRUE(tools.Call("submit_hypothesis", R"({"statement": "one thread dominates"})").ok);

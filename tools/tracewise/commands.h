@@ -12,8 +12,11 @@ using Args = std::vector<std::string>;
 int RunAnalyze(const Args& args);
 int RunStrategy(const Args& args);
 int RunQuery(const Args& args);
+int RunSchema(const Args& args);
 int RunInfo(const Args& args);
 int RunBench(const Args& args);
+// `bench --includes` (cmd_bench_includes.cc): cold INCLUDE time of every stdlib module.
+int RunBenchIncludes(const std::string& trace, int runs, bool check, bool json);
 int RunSynthSched(const Args& args);
 int RunTracegen(const Args& args);
 int RunSkillCommand(const Args& args);

@@ -18,6 +18,8 @@ void PrintUsage() {
                "  chat TRACE [--mode quick|full|auto]         ask questions in a terminal session\n"
                "  strategy validate|classify ...              check strategies / classify a question\n"
                "  query TRACE SQL [--format csv|table|json]   run SQL over a trace\n"
+               "  schema [NAME]                               the SQL tables, views, functions and\n"
+               "                                              what their columns mean\n"
                "  info TRACE                                  describe a trace and its import\n"
                "  bench [--encoding=plain|compact|both] ...   import benchmark (bench --help)\n"
                "  synth-sched OUT [--cpus --seconds ...]      write a synthetic scheduling trace\n"
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
   if (command == "analyze") return tw::cli::RunAnalyze(args);
   if (command == "strategy") return tw::cli::RunStrategy(args);
   if (command == "query") return tw::cli::RunQuery(args);
+  if (command == "schema") return tw::cli::RunSchema(args);
   if (command == "info") return tw::cli::RunInfo(args);
   if (command == "bench") return tw::cli::RunBench(args);
   if (command == "synth-sched") return tw::cli::RunSynthSched(args);

@@ -16,7 +16,6 @@
 #include "absl/time/clock.h"
 #include "libs/common/status_macros.h"
 #include "libs/trace/query/perfetto_sql.h"
-#include "libs/trace/query/prelude.h"
 #include "libs/trace/query/bounded_printf.h"
 #include "libs/trace/query/read_only_guard.h"
 #include "libs/trace/query/sql_functions.h"
@@ -401,8 +400,8 @@ absl::Status TraceDatabase::Impl::Include(std::string_view name) {
     return absl::OkStatus();
   }
   const SqlModule* module = FindSqlModule(name);
-  // trace_processor's own prelude modules are what PreludeSql() already provides, unless the
-  // standard library registers one of that name itself.
+  // trace_processor's own prelude modules are named differently from ours; whatever they hold,
+  // ours (all included at open) already provide.
   if (!module && name.substr(0, 8) == "prelude.") return absl::OkStatus();
   if (!module) {
     return absl::InvalidArgumentError(absl::StrCat("unknown module '", Piece(name), "'"));
@@ -501,10 +500,9 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   impl.guard = std::make_unique<ReadOnlyGuard>(db);
   sqlite3_progress_handler(db, kProgressInterval, &Impl::OnProgress, &impl);
 
-  // The prelude views, then every `prelude.*` module (builtin helpers written in SQL), marked as
-  // included so a later INCLUDE of them is a no-op.
+  // Every `prelude.*` module (trace_processor's public views and built-in helpers, written in
+  // SQL: libs/trace/stdlib/prelude), marked as included so a later INCLUDE of one is a no-op.
   absl::Status prelude = RunTrusted(impl, [&]() -> absl::Status {
-    RETURN_IF_ERROR(impl.RunScript(PreludeSql(), "prelude", nullptr, nullptr));
     for (const SqlModule* m : SqlModulesWithPrefix("prelude.")) {
       RETURN_IF_ERROR(impl.IncludeModule(*m));
     }

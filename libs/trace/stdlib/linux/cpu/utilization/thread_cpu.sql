@@ -1,0 +1,86 @@
+-- CPU time, cycles and frequency of each thread on each CPU. Needs sched_switch and
+-- cpu_frequency events in the trace.
+
+INCLUDE PERFETTO MODULE linux.cpu.utilization.general;
+
+-- One row per (thread, CPU) the thread ran on.
+CREATE PERFETTO VIEW cpu_cycles_per_thread_per_cpu(
+  -- The thread (thread.id).
+  utid JOINID(thread.id),
+  -- The CPU (cpu.id).
+  ucpu JOINID(cpu.id),
+  -- The CPU number.
+  cpu LONG,
+  -- CPU cycles used, in thousandths (running time x frequency).
+  millicycles LONG,
+  -- CPU cycles used, in millions.
+  megacycles LONG,
+  -- Time the thread ran on the CPU, in ns.
+  runtime DURATION,
+  -- The lowest frequency it ran at, in kHz.
+  min_freq LONG,
+  -- The highest frequency it ran at, in kHz.
+  max_freq LONG,
+  -- The time-weighted average frequency it ran at, in kHz.
+  avg_freq LONG
+) AS
+SELECT
+  utid,
+  ucpu,
+  cpu,
+  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
+  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
+  SUM(dur) AS runtime,
+  MIN(freq) AS min_freq,
+  MAX(freq) AS max_freq,
+  cast_int!(SUM(dur * freq / 1000) / (SUM(dur) / 1000)) AS avg_freq
+FROM _cpu_freq_per_thread
+GROUP BY utid, ucpu;
+
+-- The same per (thread, CPU) figures, within [ts, ts + dur) only. Meant for a few windows at
+-- a time: each call scans every running stretch.
+CREATE PERFETTO FUNCTION cpu_cycles_per_thread_per_cpu_in_interval(
+  -- The window's start (trace clock, ns).
+  ts TIMESTAMP,
+  -- The window's duration, in ns.
+  dur LONG
+)
+RETURNS TABLE(
+  -- The thread (thread.id).
+  utid JOINID(thread.id),
+  -- The CPU (cpu.id).
+  ucpu JOINID(cpu.id),
+  -- The CPU number.
+  cpu LONG,
+  -- CPU cycles used in the window, in thousandths.
+  millicycles LONG,
+  -- CPU cycles used in the window, in millions.
+  megacycles LONG,
+  -- Time the thread ran on the CPU in the window, in ns.
+  runtime DURATION,
+  -- The lowest frequency it ran at, in kHz.
+  min_freq LONG,
+  -- The highest frequency it ran at, in kHz.
+  max_freq LONG,
+  -- The time-weighted average frequency, in kHz (over the time the frequency is known).
+  avg_freq LONG
+) AS
+WITH clipped AS (
+  SELECT
+    utid, ucpu, cpu, freq,
+    MIN(ts + dur, $ts + $dur) - MAX(ts, $ts) AS dur
+  FROM _cpu_freq_per_thread
+  WHERE ts < $ts + $dur AND ts + dur > $ts
+)
+SELECT
+  utid,
+  ucpu,
+  cpu,
+  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
+  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
+  SUM(dur) AS runtime,
+  MIN(freq) AS min_freq,
+  MAX(freq) AS max_freq,
+  cast_int!(SUM(dur * freq / 1000) / (SUM(IIF(freq IS NOT NULL, dur, NULL)) / 1000)) AS avg_freq
+FROM clipped
+GROUP BY utid, ucpu;

@@ -1,0 +1,126 @@
+// `tracewise bench --includes`: how long `INCLUDE PERFETTO MODULE m` takes, cold, for every
+// stdlib module, on a big trace (2.8 s of tracegen's `large` Android scenario at 90 Hz:
+// ~1 M events of scheduling, frames, binder and atrace; or --trace). Cold: each run opens a fresh database over the loaded trace, so no lazy
+// index of the intrinsic tables exists yet and no other module is included. Target: < 150 ms.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "libs/trace/query/trace_database.h"
+#include "libs/trace/stdlib/stdlib.h"
+#include "libs/trace/trace_loader.h"
+#include "tools/tracegen/tracegen.h"
+#include "tools/tracewise/commands.h"
+
+namespace tw::cli {
+namespace {
+
+constexpr double kTargetMs = 150;
+
+struct IncludeTiming {
+  std::string module;
+  double median_ms = 0;
+  double max_ms = 0;
+  std::string error;
+};
+
+double MsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+}  // namespace
+
+int RunBenchIncludes(const std::string& trace_arg, int runs, bool check, bool json) {
+  std::string trace = trace_arg;
+  bool generated = false;
+  if (trace.empty()) {
+    trace = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp",
+                         "/tracewise-bench-includes-", getpid(), ".pftrace");
+    tracegen::TracegenOptions o;
+    o.scenario = "large";
+    o.duration_s = 2.8;
+    o.fps = 90;
+    std::fprintf(stderr, "generating 2.8 s of tracegen 'large' into %s ...\n", trace.c_str());
+    auto truth = tracegen::GenerateTrace(o, trace);
+    if (!truth.ok()) {
+      std::fprintf(stderr, "tracewise bench: %s\n", std::string(truth.status().message()).c_str());
+      return 1;
+    }
+    generated = true;
+  }
+  auto loaded = LoadTraceFile(trace);
+  if (generated) {
+    std::remove(trace.c_str());
+    std::remove((trace + ".truth.json").c_str());
+  }
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "tracewise bench: %s\n", std::string(loaded.status().message()).c_str());
+    return 1;
+  }
+  const int64_t events = (*loaded)->info().events;
+  std::vector<IncludeTiming> timings;
+  for (const SqlModule* m : SqlModulesWithPrefix("")) {
+    if (std::string_view(m->name).substr(0, 8) == "prelude.") continue;  // there at open
+    IncludeTiming t;
+    t.module = std::string(m->name);
+    std::vector<double> ms;
+    for (int r = 0; r < runs && t.error.empty(); ++r) {
+      auto db = TraceDatabase::Open(&(*loaded)->storage());
+      if (!db.ok()) {
+        t.error = std::string(db.status().message());
+        break;
+      }
+      const auto start = std::chrono::steady_clock::now();
+      auto result = (*db)->Execute(absl::StrCat("INCLUDE PERFETTO MODULE ", t.module, ";"));
+      ms.push_back(MsSince(start));
+      if (!result.ok()) t.error = std::string(result.status().message());
+    }
+    if (!ms.empty()) {
+      std::sort(ms.begin(), ms.end());
+      t.median_ms = ms[ms.size() / 2];
+      t.max_ms = ms.back();
+    }
+    timings.push_back(std::move(t));
+  }
+  std::sort(timings.begin(), timings.end(),
+            [](const IncludeTiming& a, const IncludeTiming& b) { return a.median_ms > b.median_ms; });
+  bool ok = true;
+  for (const IncludeTiming& t : timings) ok &= t.error.empty() && t.median_ms < kTargetMs;
+  if (json) {
+    std::string out = absl::StrCat("{\"events\":", events, ",\"target_ms\":", kTargetMs,
+                                   ",\"modules\":[");
+    for (size_t i = 0; i < timings.size(); ++i) {
+      absl::StrAppend(&out, i ? "," : "", "{\"module\":\"", timings[i].module,
+                      "\",\"median_ms\":", timings[i].median_ms, ",\"max_ms\":", timings[i].max_ms,
+                      ",\"ok\":", timings[i].error.empty() ? "true" : "false", "}");
+    }
+    absl::StrAppend(&out, "]}\n");
+    std::fputs(out.c_str(), stdout);
+  } else {
+    std::printf("INCLUDE PERFETTO MODULE, cold (fresh database per run, median of %d), on %s "
+                "(%lld events); target < %.0f ms\n",
+                runs, trace_arg.empty() ? "2.8 s of tracegen 'large'" : trace_arg.c_str(),
+                static_cast<long long>(events), kTargetMs);
+    for (const IncludeTiming& t : timings) {
+      if (!t.error.empty()) {
+        std::printf("  %-48s ERROR %s\n", t.module.c_str(), t.error.c_str());
+        continue;
+      }
+      std::printf("  %-48s %8.1f ms (max %6.1f)%s\n", t.module.c_str(), t.median_ms, t.max_ms,
+                  t.median_ms < kTargetMs ? "" : "  OVER TARGET");
+    }
+    std::printf("%s: slowest %.1f ms\n", ok ? "PASS" : "FAIL",
+                timings.empty() ? 0.0 : timings.front().median_ms);
+  }
+  return check && !ok ? 1 : 0;
+}
+
+}  // namespace tw::cli
