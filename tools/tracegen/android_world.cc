@@ -67,7 +67,7 @@ std::string ExpandPid(const char* pattern, int32_t pid) {
 
 Simulator::Options SimOptions(const WorldOptions& o) {
   Simulator::Options so;
-  so.device = DeviceModel::Default(o.refresh_hz);
+  so.device = DeviceModel::WithCores(o.refresh_hz, o.little_cpus, o.big_cpus);
   so.encoding = o.compact_sched ? synth::SchedEncoding::kCompact : synth::SchedEncoding::kPlain;
   so.seed = o.seed;
   so.start_ns = o.start_ns;
@@ -163,6 +163,14 @@ void AndroidWorld::BuildSystem() {
       NoiseGenerator(t, mean_run, sleep, java);
     };
   }
+}
+
+int32_t AndroidWorld::KernelThread(const std::string& name) const {
+  for (int32_t p : kernel_procs_) {
+    const Simulator::Process& proc = sim_.processes()[static_cast<size_t>(p)];
+    if (proc.cmdline == name && !proc.threads.empty()) return proc.threads.front();
+  }
+  return -1;
 }
 
 void AndroidWorld::SpawnApp(int64_t ts) {
@@ -323,6 +331,7 @@ void AndroidWorld::WriteMemoryPolls(int64_t period,
     }
     ProcessMemoryModel m;
     m.pid = p.pid;
+    if (auto k = killed_.find(p.pid); k != killed_.end()) m.exists_until = k->second;
     m.file_kb = size.file;
     m.shmem_kb = size.shmem;
     const int64_t anon = size.anon;

@@ -18,6 +18,7 @@ namespace tw::tracegen {
 
 struct WorldOptions {
   int refresh_hz = 60;
+  uint32_t little_cpus = 4, big_cpus = 4;  // the device model
   uint64_t seed = 1;
   bool compact_sched = true;
   int64_t start_ns = 0;
@@ -71,6 +72,16 @@ class AndroidWorld {
   // Background threads that compete for `cpus_big` (all clusters when false) in [from, to).
   void AddCpuHogs(int count, int64_t from, int64_t to, bool big_only, int32_t prio);
   void Log(int64_t ts, int32_t pid, int32_t tid, uint32_t prio, std::string tag, std::string msg);
+  // A pid for a process added by a scenario (unique in the world).
+  int32_t NewPid() {
+    const int32_t pid = next_pid_;
+    next_pid_ += 53;
+    return pid;
+  }
+  // The simulator index of kernel thread `name` ("kswapd0"), -1 if there is none.
+  int32_t KernelThread(const std::string& name) const;
+  // Process `pid` was killed at `ts`: memory polls stop listing it.
+  void MarkKilled(int32_t pid, int64_t ts) { killed_[pid] = ts; }
   // Governor floor (touch boost) for the big cluster, as a frequency index.
   void SetBigBoost(bool on) { big_boost_ = on; }
 
@@ -111,6 +122,7 @@ class AndroidWorld {
   std::map<int32_t, NoiseMarkers> noise_markers_;
   std::vector<int32_t> kernel_procs_;  // simulator indices of kernel threads' "processes"
   int64_t app_spawned_at_ = -1;        // -1: running from the start
+  std::map<int32_t, int64_t> killed_;  // pid → when it was killed
   int32_t next_pid_ = 2000;
 };
 

@@ -30,6 +30,9 @@ struct DeviceModel {
 
   // A Pixel-like 4+4 octa-core with the given refresh rate (60, 90 or 120 Hz).
   static DeviceModel Default(int refresh_hz);
+  // The same phone with `little` little and `big` big cores (e.g. 6+2, 2+2): other device
+  // models, so analyses are not tuned to one core count.
+  static DeviceModel WithCores(int refresh_hz, uint32_t little, uint32_t big);
   int64_t vsync_period_ns() const { return 1'000'000'000LL / refresh_hz; }
   const CpuCluster& ClusterOf(uint32_t cpu) const;
   bool IsBig(uint32_t cpu) const { return clusters[1].Has(cpu); }

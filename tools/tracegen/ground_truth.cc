@@ -99,6 +99,22 @@ std::string GroundTruth::ToJson() const {
                 {"blocking_tid", anr_blocking_tid},
                 {"blocking_chain", anr_blocking_chain}};
   }
+  j["planted_causes"] = planted_causes;
+  j["decoys"] = decoys;
+  if (problem_to_ns > 0) j["problem_window"] = {{"from_ns", problem_from_ns}, {"to_ns", problem_to_ns}};
+  if (!startup_blocking.empty()) {
+    json blocking = json::array();
+    for (const auto& [cause, ns] : startup_blocking) blocking.push_back({{"cause", cause}, {"planted_ns", ns}});
+    j["startup_blocking"] = blocking;
+  }
+  if (!lmk_victims.empty() || direct_reclaims > 0) {
+    j["memory_pressure"] = {{"lmk_victims", lmk_victims},
+                            {"direct_reclaims", direct_reclaims},
+                            {"direct_reclaim_ns", direct_reclaim_ns}};
+  }
+  if (slow_input_events > 0) {
+    j["slow_input"] = {{"events", slow_input_events}, {"slice", slow_input_slice}};
+  }
   // How exact the numbers above are against what an analysis measures from the trace.
   j["tolerances"] = {
       {"frames_janky", "exact (same frame timeline)"},

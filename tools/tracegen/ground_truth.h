@@ -91,6 +91,23 @@ struct GroundTruth {
   std::vector<std::string> anr_blocking_chain;  // "main thread (tid) waits on lock X", ...
   int32_t anr_blocking_tid = 0;
 
+  // What the scenario planted, as the cause keys an analysis names ("binder", "gc", "io",
+  // "lock", "cpu_runnable", "cpu_frequency", "lmk", "reclaim", "input_handling", ...), most
+  // important first; and what it added that must not be blamed (decoys, described).
+  std::vector<std::string> planted_causes;
+  std::vector<std::string> decoys;
+  // A time window the problem is confined to (a bad interval in a long trace); 0 when none.
+  int64_t problem_from_ns = 0, problem_to_ns = 0;
+  // Startup: the blocking causes planted on the main thread, with their planted time.
+  std::vector<std::pair<std::string, int64_t>> startup_blocking;
+  // Memory pressure: low-memory kills (victim process names), direct reclaims on app threads.
+  std::vector<std::string> lmk_victims;
+  int64_t direct_reclaims = 0;
+  int64_t direct_reclaim_ns = 0;
+  // Input handling: events whose handler took long, and the slice that did the work.
+  int64_t slow_input_events = 0;
+  std::string slow_input_slice;
+
   // Generation facts.
   int64_t bytes = 0;
   int64_t ftrace_events = 0;

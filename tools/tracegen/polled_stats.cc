@@ -28,7 +28,7 @@ int64_t WriteProcessStats(synth::TraceFile* file, const std::vector<ProcessMemor
   for (int64_t ts = from; ts < to; ts += period, ++polls) {
     Writer stats;
     for (const ProcessMemoryModel& p : processes) {
-      if (ts < p.exists_from) continue;
+      if (ts < p.exists_from || ts >= p.exists_until) continue;
       Writer w;
       w.Int(psp::kPid, p.pid);
       w.Varint(psp::kVmRssKb, static_cast<uint64_t>(p.RssKb(ts)));

@@ -16,6 +16,7 @@ namespace tw::tracegen {
 struct ProcessMemoryModel {
   int32_t pid = 0;
   int64_t exists_from = 0;                    // no samples before (a process started later)
+  int64_t exists_until = INT64_MAX;           // no samples from then on (a process killed)
   std::function<int64_t(int64_t ts)> anon_kb;  // RssAnon at `ts`
   int64_t file_kb = 0, shmem_kb = 0, swap_kb = 0;
   // VmRSS as the kernel reports it: the sum of its parts.

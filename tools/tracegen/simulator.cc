@@ -447,7 +447,9 @@ void Simulator::Resched(uint32_t cpu, uint32_t gen) {
 }
 
 bool Simulator::Allowed(int32_t thread, uint32_t cpu) const {
-  return !threads_[thread].big_only || o_.device.IsBig(cpu);
+  const Thread& th = threads_[thread];
+  if (th.little_only) return !o_.device.IsBig(cpu);
+  return !th.big_only || o_.device.IsBig(cpu);
 }
 
 int32_t Simulator::SelectCpu(int32_t thread) {
@@ -700,6 +702,23 @@ void Simulator::EmitTaskNewtask(int32_t child_tid, uint64_t clone_flags) {
   bundles_.Plain(cpu, Stamp(now_), parent.tid, std::nullopt, pf::ftrace_event::kTaskNewtask,
                  payload_);
   ++ftrace_events_;
+}
+
+void Simulator::EmitFtrace(uint32_t cpu, int32_t tid, uint32_t event_id,
+                           const proto::Writer& payload) {
+  bundles_.Plain(cpu, Stamp(now_), tid, std::nullopt, event_id, payload);
+  ++ftrace_events_;
+}
+
+void Simulator::EmitFtraceFromRunning(uint32_t event_id, const proto::Writer& payload) {
+  if (executing_cpu_ < 0) return;
+  const uint32_t cpu = static_cast<uint32_t>(executing_cpu_);
+  EmitFtrace(cpu, threads_[cpus_[cpu].current].tid, event_id, payload);
+}
+
+int32_t Simulator::RunningTid() const {
+  if (executing_cpu_ < 0) return 0;
+  return threads_[cpus_[static_cast<uint32_t>(executing_cpu_)].current].tid;
 }
 
 void Simulator::EmitTaskRename(const std::string& new_comm) {

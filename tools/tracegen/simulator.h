@@ -132,6 +132,7 @@ class Simulator {
     int32_t prio = 120;
     bool prefer_big = false;
     bool big_only = false;
+    bool little_only = false;
     std::deque<Action> program;
     // Refills the program when it runs out; a thread without one (or that adds nothing)
     // sleeps until something is delivered to it.
@@ -198,6 +199,13 @@ class Simulator {
   // parent's comm), or renames itself (task_rename, as prctl(PR_SET_NAME) does).
   void EmitTaskNewtask(int32_t child_tid, uint64_t clone_flags);
   void EmitTaskRename(const std::string& new_comm);
+  // Any other kernel event (kernel_events.h): `event_id` is its FtraceEvent field, `payload` its
+  // serialised fields, recorded on `cpu` for task `tid` now.
+  void EmitFtrace(uint32_t cpu, int32_t tid, uint32_t event_id, const proto::Writer& payload);
+  // From inside a kCall: the same on the CPU the calling thread runs on, for that thread.
+  void EmitFtraceFromRunning(uint32_t event_id, const proto::Writer& payload);
+  // The tid of the thread whose kCall is running (0 outside one).
+  int32_t RunningTid() const;
   void RunUntilEnd();
 
   const std::vector<BinderRecord>& binder_records() const { return binder_; }

@@ -25,6 +25,8 @@ struct TracegenOptions {
   std::vector<std::string> hostile_text;
   // Extra background processes with these names (see WorldOptions::extra_process_names).
   std::vector<std::string> extra_process_names;
+  // The device: little and big cores (4+4 by default; 6+2, 2+2, ... are other phones).
+  uint32_t little_cpus = 4, big_cpus = 4;
 };
 
 struct ScenarioInfo {

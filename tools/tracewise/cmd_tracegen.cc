@@ -1,5 +1,5 @@
 // `tracewise tracegen SCENARIO -o OUT [--seed N] [--duration-s S] [--fps F] [--severity X]
-// [--compact-sched=true|false]`: writes a synthetic Android trace with a known problem and its
+// [--cores LITTLE+BIG] [--compact-sched=true|false]`: writes a synthetic Android trace with a known problem and its
 // ground truth (OUT.truth.json). `tracewise tracegen --list` lists the scenarios.
 
 #include <chrono>
@@ -16,8 +16,8 @@ namespace {
 void TracegenUsage() {
   std::fprintf(stderr,
                "usage: tracewise tracegen SCENARIO -o OUT.pftrace [--seed N] [--duration-s S]\n"
-               "                          [--fps 60|90|120] [--severity X] "
-               "[--compact-sched=true|false] [--hostile-text TEXT]...\n"
+               "                          [--fps 60|90|120] [--severity X] [--cores LITTLE+BIG]\n"
+               "                          [--compact-sched=true|false] [--hostile-text TEXT]...\n"
                "       tracewise tracegen --list\n");
 }
 
@@ -60,6 +60,14 @@ int RunTracegen(const Args& args) {
       o.fps = std::atoi(v.c_str());
     } else if (Option(args, &i, "--hostile-text", &v)) {
       o.hostile_text.push_back(v);  // repeatable: slice and log text for hostile-input tests
+    } else if (Option(args, &i, "--cores", &v)) {
+      unsigned little = 0, big = 0;
+      if (std::sscanf(v.c_str(), "%u+%u", &little, &big) != 2) {
+        std::fprintf(stderr, "tracewise tracegen: --cores is LITTLE+BIG, e.g. 6+2\n");
+        return 2;
+      }
+      o.little_cpus = little;
+      o.big_cpus = big;
     } else if (Option(args, &i, "--severity", &v)) {
       o.severity = std::strtod(v.c_str(), nullptr);
     } else if (Option(args, &i, "--compact-sched", &v)) {
