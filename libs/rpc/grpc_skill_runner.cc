@@ -32,6 +32,7 @@ skills::Severity FromProto(pb::Severity s) {
     case pb::SEVERITY_CRITICAL: return skills::Severity::kCritical;
     case pb::SEVERITY_HIGH:
     case pb::SEVERITY_MEDIUM: return skills::Severity::kWarning;
+    case pb::SEVERITY_LOW: return skills::Severity::kNotice;
     default: return skills::Severity::kInfo;
   }
 }
@@ -50,6 +51,8 @@ skills::Finding FromProto(const pb::Finding& f, const std::string& step) {
   out.title = f.title();
   out.description = f.description();
   out.suggestions.assign(f.suggestions().begin(), f.suggestions().end());
+  out.cause = f.cause();
+  out.impact = f.has_impact() ? f.impact() : -1;
   if (f.evidence_size() > 0) {
     out.evidence_artifact_id = f.evidence(0).artifact_id();
     out.evidence_row = f.evidence(0).row();

@@ -112,6 +112,8 @@ pb::Severity ToProto(Severity severity) {
   switch (severity) {
     case Severity::kInfo:
       return pb::SEVERITY_INFO;
+    case Severity::kNotice:
+      return pb::SEVERITY_LOW;
     case Severity::kWarning:
       return pb::SEVERITY_MEDIUM;
     case Severity::kCritical:
@@ -185,6 +187,8 @@ pb::Finding ToProto(const Finding& f) {
   }
   for (const std::string& s : f.suggestions) out.add_suggestions(s);
   out.set_source(absl::StrCat("skill ", f.skill, " / rule ", f.rule));
+  out.set_cause(f.cause);
+  if (f.impact >= 0) out.set_impact(f.impact);
   return out;
 }
 

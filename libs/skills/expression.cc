@@ -441,7 +441,7 @@ class Parser {
     }
     if (IsWord(Peek(), "(")) {
       static constexpr std::string_view kFunctions[] = {"len", "abs", "min", "max", "coalesce",
-                                                        "json"};
+                                                        "json", "if"};
       bool known = false;
       for (std::string_view f : kFunctions) known = known || t.text == f;
       if (!known) return ErrorAt(t.offset, absl::StrCat("unknown function '", t.text, "'"));
@@ -460,6 +460,9 @@ class Parser {
       const size_t argc = n->children.size();
       if ((t.text == "len" || t.text == "abs" || t.text == "json") && argc != 1) {
         return ErrorAt(t.offset, absl::StrCat(t.text, "() takes one argument"));
+      }
+      if (t.text == "if" && argc != 3) {
+        return ErrorAt(t.offset, "if() takes three arguments: if(condition, then, else)");
       }
       if (argc == 0) return ErrorAt(t.offset, absl::StrCat(t.text, "() needs arguments"));
       return NodePtr(n);
@@ -656,6 +659,7 @@ class Evaluator {
       RETURN_IF_ERROR(AppendJson(n, args[0], &out));
       return ExprValue{std::move(out)};
     }
+    if (n.name == "if") return args[0].Truthy() ? args[1] : args[2];
     if (n.name == "coalesce") {
       for (auto& a : args) {
         if (!a.is_null()) return a;
@@ -799,9 +803,11 @@ class Evaluator {
       return ExprValue{cmp >= 0};
     }
     // Arithmetic.
-    if (op == "+" && std::holds_alternative<std::string>(a.v) && std::holds_alternative<std::string>(b.v)) {
-      const auto& x = std::get<std::string>(a.v);
-      const auto& y = std::get<std::string>(b.v);
+    // Text joins text, and a number next to text joins as it is written ('took ' + 12.5).
+    if (op == "+" && (std::holds_alternative<std::string>(a.v) || std::holds_alternative<std::string>(b.v)) &&
+        !std::holds_alternative<bool>(a.v) && !std::holds_alternative<bool>(b.v)) {
+      const std::string x = a.ToString();
+      const std::string y = b.ToString();
       if (x.size() + y.size() > kMaxStringBytes) return EvalError(n, "string too long");
       return ExprValue{x + y};
     }

@@ -7,6 +7,7 @@
 //                row.dur (the current row inside for_each bodies and per-row rules)
 //   functions    len(x)  abs(x)  min(a, b, ...)  max(a, b, ...)  coalesce(a, b, ...)
 //                json(x): JSON text of rows / a row / a list / a value (to pass results to SQL)
+//                if(c, a, b): a when c is true, else b (both are evaluated; neither has effects)
 //   operators    * / %   + -   == != < <= > >=   in   not in   not   and   or
 //
 // Expressions are parsed once (at skill load time, so a malformed one is a validation error

@@ -66,10 +66,20 @@ absl::StatusOr<SqlValue> ConvertInputValue(const SkillInput& input, std::string_
   return absl::InvalidArgumentError("unknown input type");
 }
 
+std::optional<Severity> ParseSeverity(std::string_view name) {
+  if (name == "info") return Severity::kInfo;
+  if (name == "notice") return Severity::kNotice;
+  if (name == "warning") return Severity::kWarning;
+  if (name == "critical") return Severity::kCritical;
+  return std::nullopt;
+}
+
 const char* SeverityName(Severity severity) {
   switch (severity) {
     case Severity::kInfo:
       return "info";
+    case Severity::kNotice:
+      return "notice";
     case Severity::kWarning:
       return "warning";
     case Severity::kCritical:

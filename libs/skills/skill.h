@@ -52,8 +52,11 @@ struct Display {
   std::vector<DisplayColumn> columns;
 };
 
-enum class Severity { kInfo, kWarning, kCritical };
+// info (report: low), notice (report: medium), warning (report: high), critical.
+enum class Severity { kInfo, kNotice, kWarning, kCritical };
 const char* SeverityName(Severity severity);
+// "info" | "notice" | "warning" | "critical"; nullopt for anything else.
+std::optional<Severity> ParseSeverity(std::string_view name);
 
 // One diagnose rule: when `condition` holds, a finding. With `over` set, the condition is
 // checked for each row of that step (as `row`) and each matching row gives a finding, up to
@@ -63,12 +66,21 @@ struct Rule {
   std::string over;  // step id, or empty
   Expression condition;
   Severity severity = Severity::kWarning;
+  // When set, the severity is this template's value for the finding ("{{ if(row.share >= 50,
+  // 'critical', 'warning') }}"): severity that follows the impact the rule measures.
+  std::optional<Template> severity_template;
   Template title;
   Template description;
   std::vector<std::string> evidence_fields;  // columns of `over`'s (or `evidence_step`'s) rows
   std::string evidence_step;                 // step cited as evidence; defaults to `over`
   std::optional<Expression> evidence_row;    // which row of evidence_step (rules without `over`)
   std::vector<Template> suggestions;
+  // The cause this finding is evidence of ("binder", "{{ row.cause }}"): findings of one cause,
+  // from any skill, become one finding of the report. Empty: a finding of its own.
+  std::optional<Template> cause;
+  // How much of the scene's problem it explains, 0–100 (share of janky frames, of the startup,
+  // ...): ranks causes. Absent: not an explanation of the problem.
+  std::optional<Expression> impact;
   int max_findings = 20;
   SourceLocation location;
 };

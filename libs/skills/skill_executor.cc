@@ -481,6 +481,16 @@ class SkillRun {
     f.step = step.id;
     f.rule = rule.id;
     f.severity = rule.severity;
+    if (rule.severity_template) {
+      auto name = rule.severity_template->Render(scope_);
+      if (!name.ok()) return name.status();
+      auto severity = ParseSeverity(*name);
+      if (!severity) {
+        return absl::InvalidArgumentError(absl::StrCat("rule '", rule.id, "': severity '", *name,
+                                                       "' is not info, notice, warning or critical"));
+      }
+      f.severity = *severity;
+    }
     auto title = rule.title.Render(scope_);
     if (!title.ok()) return title.status();
     f.title = *title;
@@ -491,6 +501,17 @@ class SkillRun {
       auto text = s.Render(scope_);
       if (!text.ok()) return text.status();
       f.suggestions.push_back(*text);
+    }
+    if (rule.cause) {
+      auto cause = rule.cause->Render(scope_);
+      if (!cause.ok()) return cause.status();
+      f.cause = *cause;
+    }
+    if (rule.impact) {
+      auto impact = rule.impact->Evaluate(scope_);
+      if (!impact.ok()) return impact.status();
+      if (auto* i = std::get_if<int64_t>(&impact->v)) f.impact = static_cast<double>(*i);
+      if (auto* d = std::get_if<double>(&impact->v)) f.impact = *d;
     }
     if (evidence) {
       f.evidence_step = evidence->step;

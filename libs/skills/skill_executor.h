@@ -53,6 +53,8 @@ struct Finding {
   std::string evidence_artifact_id;
   int64_t evidence_row = -1;
   std::vector<std::pair<std::string, SqlValue>> evidence_fields;
+  std::string cause;    // the rule's `cause`, rendered; empty = none
+  double impact = -1;   // the rule's `impact` (0–100); negative = none
 };
 
 struct SkillEvent {

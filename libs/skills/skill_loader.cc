@@ -450,7 +450,7 @@ class Loader {
   bool ParseRule(const YAML::Node& n, Rule* rule) {
     if (!CheckMap(n, "a rule",
                   {"id", "over", "condition", "severity", "title", "description", "evidence",
-                   "suggestions", "max_findings"})) {
+                   "suggestions", "cause", "impact", "max_findings"})) {
       return false;
     }
     rule->location = Loc(n);
@@ -464,16 +464,20 @@ class Loader {
       Error(n, "a rule needs 'condition'");
     }
     std::string severity = "warning";
-    if (GetString(n, "severity", &severity, true, "a rule")) {
+    if (GetString(n, "severity", &severity, true, "a rule") && severity.find("{{") != std::string::npos) {
+      rule->severity_template = ParseTemplate(n, "severity");
+    } else if (!severity.empty()) {
       if (severity == "info") {
         rule->severity = Severity::kInfo;
+      } else if (severity == "notice") {
+        rule->severity = Severity::kNotice;
       } else if (severity == "warning") {
         rule->severity = Severity::kWarning;
       } else if (severity == "critical") {
         rule->severity = Severity::kCritical;
       } else {
         Error(n["severity"], absl::StrCat("unknown severity '", severity,
-                                          "' (info, warning, critical)"));
+                                          "' (info, notice, warning, critical)"));
       }
     }
     if (!n["title"]) Error(n, "a rule needs 'title'");
@@ -504,6 +508,8 @@ class Loader {
         }
       }
     }
+    if (n["cause"]) rule->cause = ParseTemplate(n, "cause");
+    if (const YAML::Node impact = n["impact"]) rule->impact = ParseExpression(impact, "impact");
     int64_t max_findings = rule->max_findings;
     GetInt(n, "max_findings", &max_findings, 1, 1000);
     rule->max_findings = static_cast<int>(max_findings);

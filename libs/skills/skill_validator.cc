@@ -359,6 +359,11 @@ class SkillChecker {
     for (const Template& s : rule.suggestions) {
       CheckReferences(s.References(), rule.location, what, earlier, over);
     }
+    if (rule.cause) CheckReferences(rule.cause->References(), rule.location, what, earlier, over);
+    if (rule.severity_template) {
+      CheckReferences(rule.severity_template->References(), rule.location, what, earlier, over);
+    }
+    if (rule.impact) CheckReferences(rule.impact->References(), rule.location, what, earlier, over);
     if (rule.evidence_row) {
       if (!rule.over.empty() && rule.evidence_step.empty()) {
         Error(rule.location, absl::StrCat(what, ": evidence.row is for rules without 'over' (or "

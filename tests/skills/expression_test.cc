@@ -85,7 +85,12 @@ TEST_F(ExpressionTest, ArithmeticAndPrecedence) {
   EXPECT_TRUE(Eval("1 / 0").is_null());
   EXPECT_EQ(EvalText("'a' + 'b'"), "ab");
   EXPECT_THAT(EvalError("9223372036854775807 + 1").message(), HasSubstr("overflow"));
-  EXPECT_THAT(EvalError("'a' + 1").message(), HasSubstr("cannot apply '+'"));
+  EXPECT_EQ(EvalText("'took ' + 12.5 + ' ms'"), "took 12.5 ms");  // numbers join text as written
+  EXPECT_THAT(EvalError("'a' + true").message(), HasSubstr("cannot apply '+'"));
+  EXPECT_TRUE(Eval("'a' + null").is_null());
+  EXPECT_EQ(EvalText("if(2 > 1, 'yes', 'no')"), "yes");
+  EXPECT_EQ(EvalText("if(null, 1, 2)"), "2");
+  EXPECT_THAT(EvalError("if(1, 2)").message(), HasSubstr("three arguments"));
 }
 
 TEST_F(ExpressionTest, ComparisonsAndLogic) {

@@ -308,6 +308,7 @@ absl::StatusOr<SkillRunResult> RunRemotely(const Options& o, const std::string& 
       f.description = e.finding().description();
       f.severity = e.finding().severity() == tracewise::v1::SEVERITY_CRITICAL ? skills::Severity::kCritical
                    : e.finding().severity() == tracewise::v1::SEVERITY_INFO   ? skills::Severity::kInfo
+                   : e.finding().severity() == tracewise::v1::SEVERITY_LOW    ? skills::Severity::kNotice
                                                                                : skills::Severity::kWarning;
       for (const auto& s : e.finding().suggestions()) f.suggestions.push_back(s);
       if (e.finding().evidence_size() > 0) {
