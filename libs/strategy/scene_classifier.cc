@@ -3,30 +3,17 @@
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "libs/strategy/question_reader.h"
 #include "re2/re2.h"
 
 namespace tw::strategy {
-namespace {
-
-bool IsAsciiWordChar(char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)); }
-
-// A keyword must start at a word start when it starts with a letter, so "lag" does not match
-// "flag"; its end is free so "jank" matches "janky" and "frame" matches "frames".
-bool ContainsKeyword(const std::string& text, const std::string& keyword) {
-  for (size_t pos = text.find(keyword); pos != std::string::npos;
-       pos = text.find(keyword, pos + 1)) {
-    if (pos == 0 || !IsAsciiWordChar(keyword[0]) || !IsAsciiWordChar(text[pos - 1])) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 SceneClassifier::SceneClassifier(const std::vector<Strategy>& strategies) {
   for (const Strategy& s : strategies) {
     Scene scene;
     scene.name = s.scene;
     scene.priority = s.priority;
+    scene.general = s.scene == "general";
     for (const std::string& keyword : s.keywords) {
       scene.keywords.push_back(absl::AsciiStrToLower(keyword));
     }
@@ -49,23 +36,44 @@ SceneClassifier::SceneClassifier(SceneClassifier&&) noexcept = default;
 SceneClassifier& SceneClassifier::operator=(SceneClassifier&&) noexcept = default;
 
 SceneMatch SceneClassifier::Classify(std::string_view question) const {
-  for (const Scene& scene : scenes_) {
-    for (const auto& re : scene.patterns) {
-      if (RE2::PartialMatch(re2::StringPiece(question.data(), question.size()), *re)) {
-        return {scene.name, "pattern", re->pattern()};
-      }
-    }
-  }
+  struct Scored {
+    const Scene* scene;
+    int score = 0;
+    bool by_pattern = false;
+    std::string evidence;
+  };
   // ASCII lower-casing leaves CJK text untouched, so Chinese keywords match as plain substrings.
   const std::string lowered = absl::AsciiStrToLower(std::string(question));
-  for (const Scene& scene : scenes_) {
-    for (const std::string& keyword : scene.keywords) {
-      if (!keyword.empty() && ContainsKeyword(lowered, keyword)) {
-        return {scene.name, "keyword", keyword};
-      }
+  const re2::StringPiece text(question.data(), question.size());
+  std::vector<Scored> scored;
+  for (const Scene& scene : scenes_) {  // priority order: stable sorting keeps it on ties
+    Scored s{&scene};
+    for (const auto& re : scene.patterns) {
+      if (!RE2::PartialMatch(text, *re)) continue;
+      s.score += 3;
+      if (!s.by_pattern) s.evidence = re->pattern();
+      s.by_pattern = true;
     }
+    for (const std::string& keyword : scene.keywords) {
+      if (!ContainsKeyword(lowered, keyword)) continue;
+      s.score += 1;
+      if (s.evidence.empty()) s.evidence = keyword;
+    }
+    if (s.score > 0) scored.push_back(std::move(s));
   }
-  return {"general", "fallback", ""};
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    if (a.scene->general != b.scene->general) return !a.scene->general;
+    return a.score > b.score;
+  });
+  if (scored.empty()) return {"general", "fallback", "", 0, "", false};
+  const Scored& best = scored[0];
+  SceneMatch match{best.scene->name, best.by_pattern ? "pattern" : "keyword", best.evidence,
+                   best.score, "", false};
+  if (scored.size() > 1 && !scored[1].scene->general) {
+    match.runner_up = scored[1].scene->name;
+    match.ambiguous = scored[1].score >= best.score;
+  }
+  return match;
 }
 
 }  // namespace tw::strategy

@@ -44,11 +44,15 @@ std::vector<fs::path> FilesEndingWith(const fs::path& dir, std::string_view suff
 }  // namespace
 
 StrategyLibrary::StrategyLibrary(std::vector<Strategy> strategies,
-                                 std::vector<PromptTemplate> templates, KnowledgeBase knowledge)
+                                 std::vector<PromptTemplate> templates, KnowledgeBase knowledge,
+                                 const QuestionLexicon& questions,
+                                 std::vector<ProcedureStep> context_probes)
     : strategies_(std::move(strategies)),
       templates_(std::move(templates)),
       knowledge_(std::move(knowledge)),
-      classifier_(strategies_) {}
+      classifier_(strategies_),
+      questions_(questions),
+      context_probes_(std::move(context_probes)) {}
 
 absl::StatusOr<StrategyLibrary> StrategyLibrary::Load(const std::string& dir) {
   if (!fs::is_directory(dir)) {
@@ -87,8 +91,35 @@ absl::StatusOr<StrategyLibrary> StrategyLibrary::Load(const std::string& dir) {
     }
     topics.push_back(std::move(topic));
   }
+  std::set<std::string> pitfall_ids;
+  for (const fs::path& path : FilesEndingWith(fs::path(dir) / "pitfalls", ".md")) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    ASSIGN_OR_RETURN(Pitfall pitfall, ParsePitfall(text, path.string()));
+    if (!pitfall_ids.insert(pitfall.id).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.string(), ": pitfall '", pitfall.id, "' is declared twice"));
+    }
+    // Each scene carries the pitfalls that apply to it, so whoever holds a scene (the offline
+    // analyst, the agent's session) can hand the verifier its rules.
+    for (Strategy& s : strategies) {
+      if (pitfall.scenes.empty() ||
+          std::find(pitfall.scenes.begin(), pitfall.scenes.end(), s.scene) != pitfall.scenes.end()) {
+        s.pitfalls.push_back(pitfall);
+      }
+    }
+  }
+  QuestionLexicon questions;
+  if (const fs::path path = fs::path(dir) / "questions.md"; fs::exists(path)) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    ASSIGN_OR_RETURN(questions, ParseQuestionLexicon(text, path.string()));
+  }
+  std::vector<ProcedureStep> context_probes;
+  if (const fs::path path = fs::path(dir) / "context.md"; fs::exists(path)) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    ASSIGN_OR_RETURN(context_probes, ParseContextProbes(text, path.string()));
+  }
   return StrategyLibrary(std::move(strategies), std::move(templates),
-                         KnowledgeBase(std::move(topics)));
+                         KnowledgeBase(std::move(topics)), questions, std::move(context_probes));
 }
 
 const Strategy* StrategyLibrary::Find(const std::string& scene) const {

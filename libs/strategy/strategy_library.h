@@ -1,5 +1,6 @@
 #pragma once
-// Everything under `strategies/`: scene strategies (`*.strategy.md`), prompt templates
+// Everything under `strategies/`: scene strategies (`*.strategy.md`), the context probes every
+// analysis runs first (`context.md`), how questions are read (`questions.md`), prompt templates
 // (`templates/*.md`) and knowledge topics (`knowledge/*.md`), loaded once and read-only after.
 
 #include <string>
@@ -8,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "libs/strategy/knowledge_base.h"
 #include "libs/strategy/prompt_templates.h"
+#include "libs/strategy/question_reader.h"
 #include "libs/strategy/scene_classifier.h"
 #include "libs/strategy/strategy.h"
 
@@ -25,15 +27,21 @@ class StrategyLibrary {
   const std::vector<PromptTemplate>& templates() const { return templates_; }
   const KnowledgeBase& knowledge() const { return knowledge_; }
   const SceneClassifier& classifier() const { return classifier_; }
+  const QuestionReader& questions() const { return questions_; }
+  // Probes run before any scene's procedure (`context.md`); empty when the file is absent.
+  const std::vector<ProcedureStep>& context_probes() const { return context_probes_; }
 
  private:
   StrategyLibrary(std::vector<Strategy> strategies, std::vector<PromptTemplate> templates,
-                  KnowledgeBase knowledge);
+                  KnowledgeBase knowledge, const QuestionLexicon& questions,
+                  std::vector<ProcedureStep> context_probes);
 
   std::vector<Strategy> strategies_;
   std::vector<PromptTemplate> templates_;
   KnowledgeBase knowledge_;
   SceneClassifier classifier_;
+  QuestionReader questions_;
+  std::vector<ProcedureStep> context_probes_;
 };
 
 // The strategies directory of this checkout/installation: $TRACEWISE_STRATEGIES_DIR, else the

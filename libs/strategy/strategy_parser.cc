@@ -192,10 +192,71 @@ absl::Status ParseProcedure(const Reader& r, const YAML::Node& node, Procedure& 
   return absl::OkStatus();
 }
 
+absl::StatusOr<SceneSignal> ParseSignal(const Reader& r, const YAML::Node& node) {
+  RETURN_IF_ERROR(
+      r.CheckKeys(node, {"skill", "params", "has_data", "problem", "summary"}, "signal"));
+  SceneSignal signal;
+  signal.line = r.Line(node);
+  if (!node["skill"] || !node["problem"] || !node["summary"]) {
+    return r.Error(node, "signal needs a 'skill', a 'problem' condition and a 'summary'");
+  }
+  ASSIGN_OR_RETURN(signal.skill, r.String(node["skill"], "skill"));
+  if (node["params"]) {
+    ASSIGN_OR_RETURN(signal.params, r.Params(node["params"]));
+  }
+  if (node["has_data"]) {
+    ASSIGN_OR_RETURN(signal.has_data, r.String(node["has_data"], "has_data"));
+  }
+  ASSIGN_OR_RETURN(signal.problem, r.String(node["problem"], "problem"));
+  ASSIGN_OR_RETURN(signal.summary, r.String(node["summary"], "summary"));
+  return signal;
+}
+
+absl::StatusOr<SceneVerdict> ParseVerdict(const Reader& r, const YAML::Node& node) {
+  RETURN_IF_ERROR(
+      r.CheckKeys(node, {"healthy", "problem", "no_data", "healthy_words"}, "verdict"));
+  SceneVerdict verdict;
+  if (node["healthy"]) {
+    ASSIGN_OR_RETURN(verdict.healthy, r.String(node["healthy"], "healthy"));
+  }
+  if (node["problem"]) {
+    ASSIGN_OR_RETURN(verdict.problem, r.String(node["problem"], "problem"));
+  }
+  if (node["no_data"]) {
+    ASSIGN_OR_RETURN(verdict.no_data, r.String(node["no_data"], "no_data"));
+  }
+  if (node["healthy_words"]) {
+    ASSIGN_OR_RETURN(verdict.healthy_words, r.StringList(node["healthy_words"], "healthy_words"));
+  }
+  return verdict;
+}
+
+absl::StatusOr<CompletenessRule> ParseCompleteness(const Reader& r, const YAML::Node& node) {
+  RETURN_IF_ERROR(r.CheckKeys(node, {"requires_skill", "mention_any", "states_duration", "message"},
+                              "verification rule"));
+  CompletenessRule rule;
+  if (!node["message"]) return r.Error(node, "a verification rule needs a 'message'");
+  ASSIGN_OR_RETURN(rule.message, r.String(node["message"], "message"));
+  if (node["requires_skill"]) {
+    ASSIGN_OR_RETURN(rule.requires_skill, r.String(node["requires_skill"], "requires_skill"));
+  }
+  if (node["mention_any"]) {
+    ASSIGN_OR_RETURN(rule.mention_any, r.StringList(node["mention_any"], "mention_any"));
+  }
+  if (node["states_duration"]) {
+    ASSIGN_OR_RETURN(rule.states_duration, r.Bool(node["states_duration"], "states_duration"));
+  }
+  if (rule.requires_skill.empty() && rule.mention_any.empty() && !rule.states_duration) {
+    return r.Error(node, "a verification rule must require a skill, words or a duration");
+  }
+  return rule;
+}
+
 absl::Status ParseFrontmatter(const Reader& r, const YAML::Node& root, Strategy& s) {
   RETURN_IF_ERROR(r.CheckKeys(root,
                               {"scene", "title", "priority", "keywords", "patterns",
-                               "required_capabilities", "plan_aspects", "phases", "procedure"},
+                               "required_capabilities", "plan_aspects", "phases", "procedure",
+                               "signal", "verdict", "verification"},
                               "strategy frontmatter"));
   if (!root["scene"]) return r.Error(root, "strategy needs a 'scene'");
   ASSIGN_OR_RETURN(s.scene, r.String(root["scene"], "scene"));
@@ -237,10 +298,92 @@ absl::Status ParseFrontmatter(const Reader& r, const YAML::Node& root, Strategy&
     }
   }
   if (root["procedure"]) RETURN_IF_ERROR(ParseProcedure(r, root["procedure"], s.procedure));
+  if (root["signal"]) {
+    ASSIGN_OR_RETURN(s.signal, ParseSignal(r, root["signal"]));
+  }
+  if (root["verdict"]) {
+    ASSIGN_OR_RETURN(s.verdict, ParseVerdict(r, root["verdict"]));
+  }
+  if (root["verification"]) {
+    if (!root["verification"].IsSequence()) {
+      return r.Error(root["verification"], "'verification' must be a list of rules");
+    }
+    for (const auto& item : root["verification"]) {
+      ASSIGN_OR_RETURN(CompletenessRule rule, ParseCompleteness(r, item));
+      s.completeness.push_back(std::move(rule));
+    }
+  }
   return absl::OkStatus();
 }
 
 }  // namespace
+
+absl::StatusOr<Pitfall> ParsePitfall(std::string_view text, const std::string& path) {
+  ASSIGN_OR_RETURN(MarkdownDocument doc, SplitFrontmatter(text));
+  Reader r(path, doc.frontmatter_first_line);
+  Pitfall p;
+  p.source_path = path;
+  p.body = std::move(doc.body);
+  try {
+    const YAML::Node root = YAML::Load(doc.frontmatter);
+    RETURN_IF_ERROR(r.CheckKeys(root,
+                                {"id", "kind", "scenes", "severities", "all_of", "any_of",
+                                 "title_any_of", "message"},
+                                "pitfall frontmatter"));
+    if (!root["id"] || !root["kind"] || !root["severities"] || !root["message"]) {
+      return r.Error(root, "a pitfall needs an 'id', a 'kind', 'severities' and a 'message'");
+    }
+    ASSIGN_OR_RETURN(p.id, r.String(root["id"], "id"));
+    ASSIGN_OR_RETURN(p.kind, r.String(root["kind"], "kind"));
+    ASSIGN_OR_RETURN(p.severities, r.StringList(root["severities"], "severities"));
+    for (const std::string& sev : p.severities) {
+      if (sev != "critical" && sev != "high" && sev != "medium" && sev != "low" && sev != "info") {
+        return r.Error(root["severities"], absl::StrCat("unknown severity '", sev, "'"));
+      }
+    }
+    ASSIGN_OR_RETURN(p.message, r.String(root["message"], "message"));
+    for (auto [key, into] : {std::pair{"scenes", &p.scenes}, std::pair{"all_of", &p.all_of},
+                             std::pair{"any_of", &p.any_of},
+                             std::pair{"title_any_of", &p.title_any_of}}) {
+      if (root[key]) {
+        ASSIGN_OR_RETURN(*into, r.StringList(root[key], key));
+      }
+    }
+    if (p.all_of.empty() && p.any_of.empty() && p.title_any_of.empty()) {
+      return r.Error(root, "a pitfall needs phrases (all_of, any_of or title_any_of)");
+    }
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", e.mark.line + doc.frontmatter_first_line, ": ", e.msg));
+  }
+  return p;
+}
+
+absl::StatusOr<std::vector<ProcedureStep>> ParseContextProbes(std::string_view text,
+                                                              const std::string& path) {
+  ASSIGN_OR_RETURN(MarkdownDocument doc, SplitFrontmatter(text));
+  Reader reader(path, doc.frontmatter_first_line);
+  std::vector<ProcedureStep> probes;
+  try {
+    const YAML::Node root = YAML::Load(doc.frontmatter);
+    RETURN_IF_ERROR(reader.CheckKeys(root, {"probes"}, "context frontmatter"));
+    if (!root["probes"] || !root["probes"].IsSequence()) {
+      return reader.Error(root, "'probes' must be a list of skills");
+    }
+    std::set<std::string> ids;
+    for (const auto& item : root["probes"]) {
+      ASSIGN_OR_RETURN(ProcedureStep step, ParseStep(reader, item));
+      if (!ids.insert(step.id).second) {
+        return reader.Error(item, absl::StrCat("duplicate probe id '", step.id, "'"));
+      }
+      probes.push_back(std::move(step));
+    }
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", e.mark.line + doc.frontmatter_first_line, ": ", e.msg));
+  }
+  return probes;
+}
 
 absl::StatusOr<Strategy> ParseStrategy(std::string_view text, const std::string& path) {
   ASSIGN_OR_RETURN(MarkdownDocument doc, SplitFrontmatter(text));

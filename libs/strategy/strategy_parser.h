@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "libs/strategy/strategy.h"
@@ -12,5 +13,14 @@
 namespace tw::strategy {
 
 absl::StatusOr<Strategy> ParseStrategy(std::string_view text, const std::string& path);
+
+// `strategies/pitfalls/<id>.md`: a known misdiagnosis the verifier checks every analysis for.
+absl::StatusOr<Pitfall> ParsePitfall(std::string_view text, const std::string& path);
+
+// `strategies/context.md`: the context probes every analysis runs first, whatever the scene
+// (frontmatter `probes:`, the same shape as a procedure's probes). Their results are
+// `steps.<id>` in every strategy's expressions.
+absl::StatusOr<std::vector<ProcedureStep>> ParseContextProbes(std::string_view text,
+                                                              const std::string& path);
 
 }  // namespace tw::strategy

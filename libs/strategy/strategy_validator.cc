@@ -73,10 +73,20 @@ class OutputColumns {
 class Validator {
  public:
   Validator(const Strategy& strategy, const skills::SkillLibrary& skills, OutputColumns& columns,
-            std::vector<StrategyDiagnostic>& out)
-      : s_(strategy), skills_(skills), columns_(columns), out_(out) {}
+            std::vector<StrategyDiagnostic>& out,
+            const std::vector<ProcedureStep>& context_probes = {})
+      : s_(strategy), skills_(skills), columns_(columns), out_(out) {
+    // Context probes run before every procedure: their ids are known everywhere.
+    for (const ProcedureStep& probe : context_probes) skill_of_id_[probe.id] = probe.skill;
+  }
+
+  // The context probes themselves (from context.md), checked in order.
+  void RunProbes(const std::vector<ProcedureStep>& probes) {
+    for (const ProcedureStep& step : probes) CheckStep(step);
+  }
 
   void Run() {
+    if (!s_.signal.empty()) CheckSignal(s_.signal);
     for (const Phase& phase : s_.phases) {
       for (const std::string& skill : phase.critical_skills) {
         if (!skills_.Find(skill)) {
@@ -107,9 +117,15 @@ class Validator {
     }
     for (const skills::ExprReference& ref : expr->References()) {
       switch (ref.kind) {
-        case skills::ExprReference::Kind::kInput:
-          Error(line, absl::StrCat(what, ": procedures have no inputs ('inputs.", ref.name, "')"));
+        case skills::ExprReference::Kind::kInput: {
+          bool known = false;
+          for (const char* input : kProcedureInputs) known |= ref.name == input;
+          if (!known) {
+            Error(line, absl::StrCat(what, ": procedures have no input '", ref.name,
+                                     "' (they have: ", absl::StrJoin(kProcedureInputs, ", "), ")"));
+          }
           break;
+        }
         case skills::ExprReference::Kind::kStep: {
           auto it = skill_of_id_.find(ref.name);
           if (it == skill_of_id_.end()) {
@@ -167,6 +183,29 @@ class Validator {
     skill_of_id_[step.id] = step.skill;
   }
 
+  // A signal runs after the context probes and before any step: `row` is its skill's first
+  // output row.
+  void CheckSignal(const SceneSignal& signal) {
+    if (!skills_.Find(signal.skill)) {
+      Error(signal.line, absl::StrCat("signal: unknown skill '", signal.skill, "'"));
+    }
+    CheckParams(signal.skill, signal.params, signal.line, "");
+    CheckExpression(signal.has_data, signal.line, "signal.has_data", signal.skill);
+    CheckExpression(signal.problem, signal.line, "signal.problem", signal.skill);
+    auto tmpl = skills::Template::Parse(signal.summary);
+    if (!tmpl.ok()) {
+      Error(signal.line, absl::StrCat("invalid template in signal.summary: ", tmpl.status().message()));
+      return;
+    }
+    for (const skills::ExprReference& ref : tmpl->References()) {
+      if (ref.kind == skills::ExprReference::Kind::kRow) {
+        CheckColumn(signal.skill, ref.name, signal.line, "signal.summary");
+      } else {
+        Error(signal.line, "signal.summary: may only read 'row'");
+      }
+    }
+  }
+
   void CheckDrill(const Drill& drill) {
     if (!skills_.Find(drill.skill)) {
       Error(drill.line, absl::StrCat("unknown skill '", drill.skill, "'"));
@@ -198,8 +237,13 @@ std::vector<StrategyDiagnostic> ValidateStrategies(const StrategyLibrary& strate
                                                    const skills::SkillLibrary& skills) {
   std::vector<StrategyDiagnostic> out;
   OutputColumns columns(skills);
+  if (!strategies.context_probes().empty()) {
+    Strategy context;
+    context.source_path = "context.md";
+    Validator(context, skills, columns, out).RunProbes(strategies.context_probes());
+  }
   for (const Strategy& s : strategies.strategies()) {
-    Validator(s, skills, columns, out).Run();
+    Validator(s, skills, columns, out, strategies.context_probes()).Run();
   }
   return out;
 }
