@@ -84,6 +84,23 @@ void ToProto(const verify::AnalysisRecord& r, tracewise::v1::AnalysisRecord* out
   out->set_quick_mode(r.quick_mode);
   for (const auto& a : r.requirements.plan_aspects) out->add_required_plan_aspects(a);
   for (const auto& p : r.requirements.mandatory_phases) out->add_mandatory_phases(p);
+  for (const auto& c : r.requirements.completeness) {
+    auto* rule = out->add_completeness();
+    rule->set_scene(c.scene);
+    rule->set_requires_skill(c.requires_skill);
+    for (const auto& w : c.mention_any) rule->add_mention_any(w);
+    rule->set_states_duration(c.states_duration);
+    rule->set_message(c.message);
+  }
+  for (const auto& p : r.requirements.pitfalls) {
+    auto* rule = out->add_pitfalls();
+    rule->set_kind(p.kind);
+    for (verify::Severity s : p.severities) rule->add_severities(ToProto(s));
+    for (const auto& w : p.all_of) rule->add_all_of(w);
+    for (const auto& w : p.any_of) rule->add_any_of(w);
+    for (const auto& w : p.title_any_of) rule->add_title_any_of(w);
+    rule->set_message(p.message);
+  }
   auto* plan = out->mutable_plan();
   plan->set_present(r.plan.present);
   for (const auto& a : r.plan.covered_aspects) plan->add_covered_aspects(a);
@@ -128,6 +145,7 @@ void ToProto(const verify::AnalysisRecord& r, tracewise::v1::AnalysisRecord* out
     finding->set_severity(ToProto(f.severity));
     finding->set_title(f.title);
     finding->set_description(f.description);
+    finding->set_scene(f.scene);
     for (const auto& e : f.evidence) {
       auto* ev = finding->add_evidence();
       ev->set_artifact_id(e);
@@ -135,6 +153,8 @@ void ToProto(const verify::AnalysisRecord& r, tracewise::v1::AnalysisRecord* out
     }
   }
   out->set_conclusion(r.conclusion);
+  out->set_answer(r.answer);
+  for (const auto& e : r.answer_evidence) out->add_answer_evidence(e);
 }
 
 verify::AnalysisRecord FromProto(const tracewise::v1::AnalysisRecord& in) {
@@ -144,6 +164,21 @@ verify::AnalysisRecord FromProto(const tracewise::v1::AnalysisRecord& in) {
   r.quick_mode = in.quick_mode();
   r.requirements.plan_aspects.assign(in.required_plan_aspects().begin(), in.required_plan_aspects().end());
   r.requirements.mandatory_phases.assign(in.mandatory_phases().begin(), in.mandatory_phases().end());
+  for (const auto& c : in.completeness()) {
+    r.requirements.completeness.push_back({c.scene(), c.requires_skill(),
+                                           {c.mention_any().begin(), c.mention_any().end()},
+                                           c.states_duration(), c.message()});
+  }
+  for (const auto& p : in.pitfalls()) {
+    verify::PitfallRule rule;
+    rule.kind = p.kind();
+    for (int s : p.severities()) rule.severities.push_back(FromProto(static_cast<tracewise::v1::Severity>(s)));
+    rule.all_of.assign(p.all_of().begin(), p.all_of().end());
+    rule.any_of.assign(p.any_of().begin(), p.any_of().end());
+    rule.title_any_of.assign(p.title_any_of().begin(), p.title_any_of().end());
+    rule.message = p.message();
+    r.requirements.pitfalls.push_back(std::move(rule));
+  }
   r.plan.present = in.plan().present();
   r.plan.covered_aspects.assign(in.plan().covered_aspects().begin(), in.plan().covered_aspects().end());
   for (const auto& p : in.plan().phases()) r.plan.phases.push_back({p.id(), p.status(), p.summary()});
@@ -179,10 +214,13 @@ verify::AnalysisRecord FromProto(const tracewise::v1::AnalysisRecord& in) {
     finding.severity = FromProto(f.severity());
     finding.title = f.title();
     finding.description = f.description();
+    finding.scene = f.scene();
     for (const auto& e : f.evidence()) finding.evidence.push_back(e.artifact_id());
     r.findings.push_back(std::move(finding));
   }
   r.conclusion = in.conclusion();
+  r.answer = in.answer();
+  r.answer_evidence.assign(in.answer_evidence().begin(), in.answer_evidence().end());
   return r;
 }
 

@@ -42,6 +42,7 @@ struct Finding {
   std::string title;
   std::string description;
   std::vector<std::string> evidence;  // artifact ids
+  std::string scene;  // the scene whose analysis found it; empty = the record's scene
 };
 
 enum class HypothesisStatus { kOpen, kConfirmed, kRejected };
@@ -72,11 +73,35 @@ struct ToolCall {
   std::vector<std::string> artifacts;
 };
 
+// Once a scene's findings report a serious (critical/high) problem, what its analysis must
+// also state (from the strategy's `verification` section): a skill that must have run, words
+// one of which must appear, a duration.
+struct CompletenessRule {
+  std::string scene;
+  std::string requires_skill;
+  std::vector<std::string> mention_any;  // lower-case
+  bool states_duration = false;
+  std::string message;
+};
+
+// A known misdiagnosis (`strategies/pitfalls/*.md`): a finding of one of `severities` whose
+// lower-cased text holds every `all_of` phrase and, when given, one of `any_of` (in its text)
+// or `title_any_of` (in its title). A phrase that starts with a digit does not match right after
+// another digit ("1 frame" is not in "11 frames"). `message` may name the finding as {title}.
+struct PitfallRule {
+  std::string kind;  // the issue kind, e.g. "misdiagnosis_single_frame"
+  std::vector<Severity> severities;
+  std::vector<std::string> all_of, any_of, title_any_of;  // lower-case
+  std::string message;
+};
+
 // What the scene requires of any analysis (from its strategy), passed in so this library needs
 // no strategy loading.
 struct SceneRequirements {
   std::vector<std::string> plan_aspects;
   std::vector<std::string> mandatory_phases;
+  std::vector<CompletenessRule> completeness;
+  std::vector<PitfallRule> pitfalls;
 };
 
 struct AnalysisRecord {
@@ -90,6 +115,10 @@ struct AnalysisRecord {
   std::vector<Hypothesis> hypotheses;
   std::vector<Finding> findings;
   std::string conclusion;
+  // The direct answer to the question and the artifacts its numbers come from (grounded like a
+  // finding's numbers); empty when the analysis gives none.
+  std::string answer;
+  std::vector<std::string> answer_evidence;
 
   const Artifact* FindArtifact(const std::string& id) const;
 };

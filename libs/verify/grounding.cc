@@ -68,7 +68,9 @@ std::vector<double> Scales(NumberUnit stated, ColumnUnit column) {
                         : stated == NumberUnit::kKilobytes ? 1
                         : stated == NumberUnit::kMegabytes ? 2
                                                            : 3;
-      // KB vs KiB is ambiguous in prose: accept both bases.
+      // KB vs KiB is ambiguous in prose: accept both bases. A plain column may already be in
+      // the stated unit (rss_mb).
+      if (plain) return {1.0, 1.0 / std::pow(1024.0, power), 1.0 / std::pow(1000.0, power)};
       return {1.0 / std::pow(1024.0, power), 1.0 / std::pow(1000.0, power)};
     }
     default:

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "libs/verify/grounding.h"
 #include "libs/verify/stated_numbers.h"
 
@@ -19,6 +20,11 @@ void Add(Issues& out, IssueSeverity severity, std::string kind, std::string mess
 
 bool IsSevere(Severity s) { return s == Severity::kCritical || s == Severity::kHigh; }
 
+bool HasSevereFinding(const AnalysisRecord& record) {
+  return std::any_of(record.findings.begin(), record.findings.end(),
+                     [](const Finding& f) { return IsSevere(f.severity); });
+}
+
 std::string Lower(const std::string& s) { return absl::AsciiStrToLower(s); }
 
 std::string FindingText(const Finding& f) { return absl::StrCat(f.title, "\n", f.description); }
@@ -30,18 +36,6 @@ bool Contains(const std::string& haystack_lower, std::string_view needle) {
 bool CalledSkill(const AnalysisRecord& record, std::string_view skill) {
   return std::any_of(record.tool_calls.begin(), record.tool_calls.end(),
                      [&](const ToolCall& c) { return c.ok && c.skill == skill; });
-}
-
-bool HasSevereFinding(const AnalysisRecord& record) {
-  return std::any_of(record.findings.begin(), record.findings.end(),
-                     [](const Finding& f) { return IsSevere(f.severity); });
-}
-
-// All text the analysis states: conclusion and findings.
-std::string StatedText(const AnalysisRecord& record) {
-  std::string text = record.conclusion;
-  for (const Finding& f : record.findings) absl::StrAppend(&text, "\n", FindingText(f));
-  return text;
 }
 
 }  // namespace
@@ -131,6 +125,26 @@ void CheckGrounding(const AnalysisRecord& record, Issues& out) {
   }
 }
 
+void CheckAnswerGrounding(const AnalysisRecord& record, Issues& out) {
+  if (record.answer.empty() || record.answer_evidence.empty()) return;
+  std::vector<const Artifact*> cited;
+  for (const std::string& id : record.answer_evidence) {
+    if (const Artifact* a = record.FindArtifact(id)) cited.push_back(a);
+  }
+  std::vector<std::string> ungrounded;
+  for (const StatedNumber& n : FindStatedNumbers(record.answer)) {
+    if (n.is_threshold || IsWellKnownConstant(n)) continue;
+    if (n.unit == NumberUnit::kNone && n.value < 10) continue;
+    if (!IsGrounded(n, cited)) ungrounded.push_back(n.text);
+  }
+  if (!ungrounded.empty()) {
+    Add(out, IssueSeverity::kError, "ungrounded_number",
+        absl::StrCat("The answer states ", absl::StrJoin(ungrounded, ", "),
+                     ", not found in the artifacts it cites (",
+                     absl::StrJoin(record.answer_evidence, ", "), ")."));
+  }
+}
+
 void CheckHypotheses(const AnalysisRecord& record, Issues& out) {
   for (const Hypothesis& h : record.hypotheses) {
     if (h.status == HypothesisStatus::kOpen) {
@@ -146,30 +160,30 @@ void CheckHypotheses(const AnalysisRecord& record, Issues& out) {
 }
 
 void CheckSceneCompleteness(const AnalysisRecord& record, Issues& out) {
-  const std::string text = Lower(StatedText(record));
-  if (record.scene == "scrolling" && HasSevereFinding(record) &&
-      !CalledSkill(record, "frame_detail")) {
-    Add(out, IssueSeverity::kError, "scene_incomplete",
-        "Significant jank was reported without a per-frame deep drill. Run frame_detail on the "
-        "worst janky frame of each dominant cause.");
-  }
-  if (record.scene == "startup" && HasSevereFinding(record)) {
-    const bool states_type =
-        Contains(text, "cold") || Contains(text, "warm") || Contains(text, "hot");
-    bool states_duration = false;
-    for (const StatedNumber& n : FindStatedNumbers(StatedText(record))) {
-      states_duration |= IsDuration(n.unit);
+  for (const CompletenessRule& rule : record.requirements.completeness) {
+    // The findings of the rule's scene (findings without a scene belong to the record's).
+    std::string text;
+    bool severe = false;
+    for (const Finding& f : record.findings) {
+      const std::string& scene = f.scene.empty() ? record.scene : f.scene;
+      if (scene != rule.scene) continue;
+      severe |= IsSevere(f.severity);
+      absl::StrAppend(&text, "\n", FindingText(f));
     }
-    if (!states_type || !states_duration) {
-      Add(out, IssueSeverity::kError, "scene_incomplete",
-          "A startup analysis must state the startup type (cold, warm or hot) and its duration "
-          "from android_startups.");
+    if (!severe) continue;
+    if (rule.scene == record.scene) absl::StrAppend(&text, "\n", record.conclusion);
+    bool complete = rule.requires_skill.empty() || CalledSkill(record, rule.requires_skill);
+    if (!rule.mention_any.empty()) {
+      const std::string lowered = Lower(text);
+      complete &= std::any_of(rule.mention_any.begin(), rule.mention_any.end(),
+                              [&](const std::string& word) { return Contains(lowered, word); });
     }
-  }
-  if (record.scene == "anr" && HasSevereFinding(record) &&
-      !CalledSkill(record, "anr_blocking_chain")) {
-    Add(out, IssueSeverity::kError, "scene_incomplete",
-        "An ANR diagnosis must give the main thread's blocking chain (anr_blocking_chain).");
+    if (rule.states_duration) {
+      bool duration = false;
+      for (const StatedNumber& n : FindStatedNumbers(text)) duration |= IsDuration(n.unit);
+      complete &= duration;
+    }
+    if (!complete) Add(out, IssueSeverity::kError, "scene_incomplete", rule.message);
   }
 }
 
@@ -221,32 +235,44 @@ void CheckConclusion(const AnalysisRecord& record, Issues& out) {
   }
 }
 
+namespace {
+
+// `phrase` occurs in `text`, and a phrase starting with a digit is not the tail of a longer
+// number ("1 frame" is not in "11 frames").
+bool HasPhrase(const std::string& text, const std::string& phrase) {
+  if (phrase.empty()) return false;
+  const bool digit_start = absl::ascii_isdigit(static_cast<unsigned char>(phrase[0]));
+  for (size_t pos = text.find(phrase); pos != std::string::npos; pos = text.find(phrase, pos + 1)) {
+    if (!digit_start || pos == 0 ||
+        !(absl::ascii_isdigit(static_cast<unsigned char>(text[pos - 1])) || text[pos - 1] == '.')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool AnyPhrase(const std::string& text, const std::vector<std::string>& phrases) {
+  return std::any_of(phrases.begin(), phrases.end(),
+                     [&](const std::string& p) { return HasPhrase(text, p); });
+}
+
+}  // namespace
+
 void CheckKnownMisdiagnoses(const AnalysisRecord& record, Issues& out) {
   for (const Finding& f : record.findings) {
     const std::string text = Lower(FindingText(f));
-    if (f.severity == Severity::kCritical) {
-      for (std::string_view single : {"1 frame", "one frame", "a single frame", "1 janky frame",
-                                      "one janky frame", "single slow frame", "1 slow frame"}) {
-        const size_t pos = text.find(single);
-        // "1 frame" must not be the tail of "11 frames" / "of 1 frames".
-        if (pos != std::string::npos && (pos == 0 || !absl::ascii_isdigit(text[pos - 1]))) {
-          Add(out, IssueSeverity::kError, "misdiagnosis_single_frame",
-              absl::StrCat("Finding '", f.title,
-                           "' rates a single slow frame as critical. One frame is not a "
-                           "stutter problem; lower its severity."),
-              f.id);
-          break;
-        }
+    const std::string title = Lower(f.title);
+    for (const PitfallRule& rule : record.requirements.pitfalls) {
+      if (std::find(rule.severities.begin(), rule.severities.end(), f.severity) == rule.severities.end()) {
+        continue;
       }
-    }
-    if (IsSevere(f.severity) && Contains(text, "buffer stuffing") &&
-        (Contains(text, "app jank") || Contains(text, "app deadline") ||
-         Contains(text, "caused by the app") || Contains(Lower(f.title), "buffer stuffing"))) {
-      Add(out, IssueSeverity::kError, "misdiagnosis_buffer_stuffing",
-          absl::StrCat("Finding '", f.title,
-                       "' treats Buffer Stuffing as app jank. Buffer Stuffing follows earlier late "
-                       "frames; count it apart and attribute the frames that caused it."),
-          f.id);
+      const bool all = std::all_of(rule.all_of.begin(), rule.all_of.end(),
+                                   [&](const std::string& p) { return HasPhrase(text, p); });
+      const bool any = (rule.any_of.empty() && rule.title_any_of.empty()) ||
+                       AnyPhrase(text, rule.any_of) || AnyPhrase(title, rule.title_any_of);
+      if (!all || !any) continue;
+      Add(out, IssueSeverity::kError, rule.kind,
+          absl::StrReplaceAll(rule.message, {{"{title}", f.title}}), f.id);
     }
   }
 }

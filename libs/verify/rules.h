@@ -18,14 +18,18 @@ void CheckPlan(const AnalysisRecord& record, Issues& out);
 void CheckEvidence(const AnalysisRecord& record, Issues& out);
 // Each number a finding states appears, within its rounding, in an artifact it cites.
 void CheckGrounding(const AnalysisRecord& record, Issues& out);
+// Each number the direct answer states appears in an artifact it cites.
+void CheckAnswerGrounding(const AnalysisRecord& record, Issues& out);
 // Every hypothesis is resolved; confirmed ones cite evidence.
 void CheckHypotheses(const AnalysisRecord& record, Issues& out);
-// Scene-specific completeness (scrolling jank needs a per-frame drill, startup states type and
-// duration, ANR gives the blocking chain).
+// Scene-specific completeness, as the strategies declare it (scrolling jank needs a per-frame
+// drill, a startup states its type and duration, an ANR gives the blocking chain): each rule
+// applies once its scene's findings report a critical or high problem.
 void CheckSceneCompleteness(const AnalysisRecord& record, Issues& out);
 // Shape of the conclusion: not empty, not too many criticals, severities in order.
 void CheckConclusion(const AnalysisRecord& record, Issues& out);
-// Known misdiagnoses: one slow frame as critical, buffer stuffing blamed on the app.
+// Known misdiagnoses, as the pitfall files declare them (one slow frame as critical, buffer
+// stuffing blamed on the app, ...).
 void CheckKnownMisdiagnoses(const AnalysisRecord& record, Issues& out);
 
 }  // namespace tw::verify

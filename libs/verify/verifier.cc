@@ -21,6 +21,7 @@ VerifyResult Verify(const AnalysisRecord& record) {
   CheckPlan(record, issues);
   CheckEvidence(record, issues);
   CheckGrounding(record, issues);
+  CheckAnswerGrounding(record, issues);
   CheckHypotheses(record, issues);
   CheckSceneCompleteness(record, issues);
   CheckConclusion(record, issues);

@@ -101,12 +101,37 @@ TEST(VerifierTest, OpenHypothesesBlock) {
   EXPECT_TRUE(HasIssue(Verify(r), "hypothesis_unresolved", IssueSeverity::kError));
 }
 
+// The rules as the shipped strategies and pitfall files declare them (content, not code: see
+// strategies/*.strategy.md `verification` and strategies/pitfalls/).
+CompletenessRule DrillRule() {
+  return {"scrolling", "frame_detail", {}, false, "Run frame_detail on the worst janky frame."};
+}
+CompletenessRule StartupRule() {
+  return {"startup", "", {"cold", "warm", "hot"}, true, "State the startup type and duration."};
+}
+std::vector<PitfallRule> Pitfalls() {
+  PitfallRule single{"misdiagnosis_single_frame", {Severity::kCritical}, {},
+                     {"1 frame", "one frame", "a single frame", "one janky frame"}, {},
+                     "Finding '{title}' rates a single slow frame as critical."};
+  PitfallRule stuffing{"misdiagnosis_buffer_stuffing", {Severity::kCritical, Severity::kHigh},
+                       {"buffer stuffing"}, {"app jank", "caused by the app"}, {"buffer stuffing"},
+                       "Finding '{title}' treats Buffer Stuffing as app jank."};
+  return {single, stuffing};
+}
+
 TEST(VerifierTest, SceneCompleteness) {
   AnalysisRecord r = GoodScrollingRecord();
+  r.requirements.completeness = {DrillRule(), StartupRule()};
+  EXPECT_FALSE(HasIssue(Verify(r), "scene_incomplete", IssueSeverity::kError));
   r.tool_calls.pop_back();  // no frame_detail drill
   EXPECT_TRUE(HasIssue(Verify(r), "scene_incomplete", IssueSeverity::kError));
+  // A rule applies only to serious findings of its own scene: the same findings under another
+  // scene (a secondary scene of a diagnosis) do not need scrolling's drill.
+  for (Finding& f : r.findings) f.scene = "memory";
+  EXPECT_FALSE(HasIssue(Verify(r), "scene_incomplete", IssueSeverity::kError));
 
   AnalysisRecord startup = GoodScrollingRecord();
+  startup.requirements.completeness = {DrillRule(), StartupRule()};
   startup.scene = "startup";
   startup.findings[0].description = "The launch is slow because of binder (frame 1021).";
   startup.findings[1].description = "";
@@ -114,21 +139,41 @@ TEST(VerifierTest, SceneCompleteness) {
   EXPECT_TRUE(HasIssue(Verify(startup), "scene_incomplete", IssueSeverity::kError));
   startup.conclusion = "Cold startup took 27.4 ms of binder time.";
   EXPECT_FALSE(HasIssue(Verify(startup), "scene_incomplete", IssueSeverity::kError));
+  // Without rules nothing is required.
+  startup.requirements.completeness.clear();
+  startup.conclusion = "Slow launch.";
+  EXPECT_FALSE(HasIssue(Verify(startup), "scene_incomplete", IssueSeverity::kError));
 }
 
 TEST(VerifierTest, KnownMisdiagnoses) {
   AnalysisRecord r = GoodScrollingRecord();
+  r.requirements.pitfalls = Pitfalls();
   r.findings[0].title = "One janky frame";
   r.findings[0].description = "Only one frame was late (frame 1021, 27.4 ms).";
-  EXPECT_TRUE(HasIssue(Verify(r), "misdiagnosis_single_frame", IssueSeverity::kError));
+  VerifyResult result = Verify(r);
+  ASSERT_TRUE(HasIssue(result, "misdiagnosis_single_frame", IssueSeverity::kError));
+  EXPECT_NE(result.issues[0].message.find("'One janky frame'"), std::string::npos);
 
   r = GoodScrollingRecord();
+  r.requirements.pitfalls = Pitfalls();
   r.findings[0].title = "Buffer Stuffing is the main app jank";
   EXPECT_TRUE(HasIssue(Verify(r), "misdiagnosis_buffer_stuffing", IssueSeverity::kError));
+  r.findings[0].severity = Severity::kLow;  // the rule is about serious findings only
+  EXPECT_FALSE(HasIssue(Verify(r), "misdiagnosis_buffer_stuffing", IssueSeverity::kError));
   // "11 frames" must not be read as "1 frame".
   r = GoodScrollingRecord();
+  r.requirements.pitfalls = Pitfalls();
   r.findings[0].description = "38 of 412 frames janky; 11 frames over budget; 27.4 ms binder.";
   EXPECT_FALSE(HasIssue(Verify(r), "misdiagnosis_single_frame", IssueSeverity::kError));
+}
+
+TEST(VerifierTest, TheAnswerLineIsGrounded) {
+  AnalysisRecord r = GoodScrollingRecord();
+  r.answer = "No: 38 of 412 frames missed their deadline.";
+  r.answer_evidence = {"a1"};
+  EXPECT_TRUE(Verify(r).passed());
+  r.answer = "No: 39 of 412 frames missed their deadline.";
+  EXPECT_TRUE(HasIssue(Verify(r), "ungrounded_number", IssueSeverity::kError));
 }
 
 TEST(VerifierTest, ConclusionShapeAndCorrectionPrompt) {
