@@ -22,11 +22,13 @@ verify::AnalysisRecord AgentAnalysisRecord(const AgentSession& session, const Pa
   record.quick_mode = session.mode == AnalysisMode::kQuick;
   if (session.strategy != nullptr) {
     record.scene = session.strategy->scene;
+    const verify::SceneRequirements requirements = RequirementsOf(*session.strategy);
     if (!record.quick_mode) {
-      record.requirements.plan_aspects = session.strategy->plan_aspects;
-      for (const strategy::Phase& p : session.strategy->phases) {
-        if (p.mandatory) record.requirements.mandatory_phases.push_back(p.id);
-      }
+      record.requirements = requirements;
+    } else {
+      // A quick answer needs no plan; completeness and the known pitfalls apply to every answer.
+      record.requirements.completeness = requirements.completeness;
+      record.requirements.pitfalls = requirements.pitfalls;
     }
   }
   record.plan.present = session.plan.present();

@@ -17,6 +17,7 @@ FindingSeverity FindingSeverityFromSkill(skills::Severity s) {
   switch (s) {
     case skills::Severity::kCritical: return FindingSeverity::kCritical;
     case skills::Severity::kWarning: return FindingSeverity::kHigh;
+    case skills::Severity::kNotice: return FindingSeverity::kMedium;
     case skills::Severity::kInfo: return FindingSeverity::kLow;
   }
   return FindingSeverity::kInfo;
@@ -30,6 +31,8 @@ ReportFinding ReportFindingFromSkill(const skills::Finding& f) {
   if (!f.evidence_artifact_id.empty()) out.evidence.push_back(f.evidence_artifact_id);
   out.suggestions = f.suggestions;
   out.source = "skill " + f.skill + " / rule " + f.rule;
+  out.cause = f.cause;
+  out.impact = f.impact;
   return out;
 }
 

@@ -15,7 +15,8 @@ namespace tw::agent {
 
 enum class FindingSeverity { kCritical, kHigh, kMedium, kLow, kInfo };
 const char* FindingSeverityName(FindingSeverity severity);
-// A skill's severities mapped onto the report's: critical → critical, warning → high, info → low.
+// A skill's severities mapped onto the report's: critical → critical, warning → high, notice →
+// medium, info → low.
 FindingSeverity FindingSeverityFromSkill(skills::Severity severity);
 
 struct ReportFinding {
@@ -26,6 +27,9 @@ struct ReportFinding {
   std::vector<std::string> evidence;  // artifact ids
   std::vector<std::string> suggestions;
   std::string source;  // e.g. "skill frame_overview / rule high_jank_rate"
+  std::string scene;   // the scene whose analysis found it
+  std::string cause;   // the cause it explains (grouping key); empty = its own
+  double impact = -1;  // share of the scene's problem it explains (0–100); negative = none
 };
 
 // A skill's diagnostic finding as a report finding citing the skill step's artifact.
@@ -57,10 +61,29 @@ struct PhaseStatus {
   std::string summary;
 };
 
+// What a diagnosis learned about one scene before analysing anything: whether the trace holds
+// its data, whether that data shows a problem, its key numbers; and whether (and why) the scene
+// was then analysed.
+struct SceneCheck {
+  std::string scene;
+  std::string title;
+  std::string status;   // problem | healthy | no_data
+  std::string summary;  // key numbers, or why there is no data
+  std::vector<std::string> evidence;
+  bool analysed = false;
+  std::string reason;   // why it was analysed
+};
+
 struct AnalysisReport {
   std::string question;
-  std::string scene;
+  // The direct answer, first line of every rendering: yes/no when asked, the numbers that show
+  // it, the main cause; and the artifacts those numbers come from.
+  std::string answer;
+  std::vector<std::string> answer_evidence;
+  std::string scene;             // the question's scene ("general" for a general question)
   std::string scene_matched_by;  // pattern | keyword | fallback | explicit
+  std::vector<std::string> scenes;  // the scenes analysed, in order
+  std::vector<SceneCheck> scenes_checked;
   bool deterministic = false;
   std::string trace;             // path or id
   std::string overview;          // a few sentences about the trace and the answer

@@ -8,8 +8,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "libs/agent/procedure_scope.h"
+#include "libs/agent/answer_line.h"
+#include "libs/agent/finding_groups.h"
+#include "libs/agent/procedure_run.h"
 #include "libs/agent/report_record.h"
+#include "libs/agent/scene_plan.h"
+#include "libs/agent/scene_signals.h"
 
 namespace tw::agent {
 namespace {
@@ -20,191 +24,11 @@ int64_t NowNs() {
       .count();
 }
 
-const char* StatusName(skills::SkillOutcome outcome) {
-  switch (outcome) {
-    case skills::SkillOutcome::kOk: return "ok";
-    case skills::SkillOutcome::kNotSupported: return "not_supported";
-    case skills::SkillOutcome::kInvalidArgument:
-    case skills::SkillOutcome::kError: return "failed";
-  }
-  return "failed";
-}
-
-// One skill run of the procedure and what it means for the report.
-struct Run {
-  std::string id;
-  std::string skill;
-  std::string why;
-  std::string drill;  // drill id when run by a drill
-  std::string over;   // the step whose rows triggered the drill, if any
-  skills::SkillRunResult result;
-};
-
-class ProcedureRun {
- public:
-  ProcedureRun(const strategy::Strategy& strategy, SkillRunner& skills,
-               const OfflineAnalystOptions& options, AnalysisReport& report)
-      : strategy_(strategy), skills_(skills), options_(options), report_(report) {}
-
-  void Execute() {
-    for (const auto& step : strategy_.procedure.probes) RunStep(step);
-    for (const auto& step : strategy_.procedure.steps) RunStep(step);
-    for (const auto& drill : strategy_.procedure.drills) RunDrill(drill);
-  }
-
-  const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }
-
- private:
-  // Evaluates `text` (empty = true) as a condition; a broken expression skips with a message.
-  bool Condition(const std::string& text, const std::string& where, std::string* error) {
-    if (text.empty()) return true;
-    auto expr = skills::Expression::Parse(text);
-    if (!expr.ok()) {
-      *error = absl::StrCat(where, ": ", expr.status().message());
-      return false;
-    }
-    auto value = expr->EvaluateCondition(scope_);
-    if (!value.ok()) {
-      *error = absl::StrCat(where, ": ", value.status().message());
-      return false;
-    }
-    return *value;
-  }
-
-  absl::StatusOr<std::map<std::string, SqlValue>> Params(const strategy::ParamExpressions& params) {
-    std::map<std::string, SqlValue> out;
-    for (const auto& [name, text] : params) {
-      auto expr = skills::Expression::Parse(text);
-      if (!expr.ok()) return expr.status();
-      auto value = expr->Evaluate(scope_);
-      if (!value.ok()) return value.status();
-      auto sql = value->ToSql();
-      if (!sql.ok()) return sql.status();
-      out[name] = *sql;
-    }
-    return out;
-  }
-
-  void Record(std::unique_ptr<Run> run) {
-    AnalysisStep step;
-    step.id = run->id;
-    step.skill = run->skill;
-    step.why = run->why;
-    step.status = StatusName(run->result.outcome);
-    step.message = run->result.message;
-    step.elapsed_ns = run->result.elapsed_ns;
-    if (const skills::StepResult* out = run->result.Output()) step.artifacts.push_back(out->artifact_id);
-    if (run->result.outcome == skills::SkillOutcome::kNotSupported) {
-      report_.limits.push_back(absl::StrCat(run->skill, ": ", run->result.message));
-    } else if (run->result.outcome != skills::SkillOutcome::kOk) {
-      report_.limits.push_back(
-          absl::StrCat(run->skill, " failed: ", run->result.message));
-    }
-    report_.steps.push_back(std::move(step));
-    runs_.push_back(std::move(run));
-    Notify();
-  }
-
-  void Skip(const std::string& id, const std::string& skill, const std::string& message) {
-    AnalysisStep step;
-    step.id = id;
-    step.skill = skill;
-    step.status = message.empty() ? "skipped" : "failed";
-    step.message = message.empty() ? "condition not met" : message;
-    if (!message.empty()) report_.limits.push_back(absl::StrCat(skill, ": ", message));
-    report_.steps.push_back(std::move(step));
-  }
-
-  void RunStep(const strategy::ProcedureStep& step) {
-    std::string error;
-    if (!Condition(step.when, absl::StrCat("when of ", step.id), &error)) {
-      scope_.Set(step.id, nullptr);
-      Skip(step.id, step.skill, error);
-      return;
-    }
-    auto params = Params(step.params);
-    if (!params.ok()) {
-      scope_.Set(step.id, nullptr);
-      Skip(step.id, step.skill, absl::StrCat("parameters: ", params.status().message()));
-      return;
-    }
-    auto run = std::make_unique<Run>();
-    run->id = step.id;
-    run->skill = step.skill;
-    run->result = skills_.Run(step.skill, *params);
-    scope_.Set(step.id, run->result.Output());
-    Record(std::move(run));
-  }
-
-  void RunDrill(const strategy::Drill& drill) {
-    if (drill.over.empty()) {
-      std::string error;
-      if (!Condition(drill.where, absl::StrCat("where of ", drill.id), &error)) {
-        Skip(drill.id, drill.skill, error);
-        return;
-      }
-      RunDrillOnce(drill, drill.id, drill.why);
-      scope_.Set(drill.id, nullptr);
-      return;
-    }
-    scope_.Set(drill.id, nullptr);
-    const skills::StepResult* over = nullptr;
-    for (const auto& run : runs_) {
-      if (run->id == drill.over) over = run->result.Output();
-    }
-    if (!over) {
-      Skip(drill.id, drill.skill, "");
-      return;
-    }
-    int ran = 0;
-    for (size_t i = 0; i < over->rows.size() && ran < drill.max_items; ++i) {
-      scope_.SetRow(over, i);
-      std::string error;
-      const bool take = Condition(drill.where, absl::StrCat("where of ", drill.id), &error);
-      if (!error.empty()) {
-        scope_.ClearRow();
-        Skip(drill.id, drill.skill, error);
-        return;
-      }
-      if (!take) continue;
-      RunDrillOnce(drill, absl::StrCat(drill.id, "[", i, "]"), drill.why);
-      ++ran;
-    }
-    scope_.ClearRow();
-    if (ran == 0) Skip(drill.id, drill.skill, "");
-  }
-
-  void RunDrillOnce(const strategy::Drill& drill, const std::string& id, const std::string& why) {
-    auto params = Params(drill.params);
-    if (!params.ok()) {
-      Skip(id, drill.skill, absl::StrCat("parameters: ", params.status().message()));
-      return;
-    }
-    auto run = std::make_unique<Run>();
-    run->id = id;
-    run->skill = drill.skill;
-    run->why = why;
-    run->drill = drill.id;
-    run->over = drill.over;
-    run->result = skills_.Run(drill.skill, *params);
-    Record(std::move(run));
-  }
-
-  void Notify() {
-    if (options_.on_step) options_.on_step(report_.steps.back());
-  }
-
-  const strategy::Strategy& strategy_;
-  SkillRunner& skills_;
-  const OfflineAnalystOptions& options_;
-  AnalysisReport& report_;
-  ProcedureScope scope_;
-  std::vector<std::unique_ptr<Run>> runs_;
-};
+using Run = ProcedureRunRecord;
+using Runs = std::vector<std::unique_ptr<Run>>;
 
 // Every step result of every run, by artifact id, so findings can cite them.
-std::map<std::string, std::shared_ptr<const skills::StepResult>> ArtifactsById(
-    const std::vector<std::unique_ptr<Run>>& runs) {
+std::map<std::string, std::shared_ptr<const skills::StepResult>> ArtifactsById(const Runs& runs) {
   std::map<std::string, std::shared_ptr<const skills::StepResult>> out;
   for (const auto& run : runs) {
     for (const auto* list : {&run->result.steps, &run->result.cited}) {
@@ -225,20 +49,26 @@ const skills::Finding* TopFinding(const Run& run) {
   return top;
 }
 
-void BuildFindings(const std::vector<std::unique_ptr<Run>>& runs,
+// `healthy` are the scenes whose signals show no problem: severity follows impact, so nothing
+// found while analysing them is more than medium (it describes the trace, not a problem a user
+// saw).
+void BuildFindings(const Runs& runs, const std::set<std::string>& healthy,
                    const OfflineAnalystOptions& options, AnalysisReport& report) {
   std::vector<ReportFinding> all;
   std::set<std::string> seen;
   for (const auto& run : runs) {
+    if (run->scene.empty()) continue;  // context probes and signals: read through the scenes
     for (const auto& f : run->result.findings) {
       // Called skills and repeated drills can state the same finding: keep its first statement.
       if (!seen.insert(absl::StrCat(f.title, "\n", f.description)).second) continue;
       all.push_back(ReportFindingFromSkill(f));
+      all.back().scene = run->scene;
+      if (healthy.count(run->scene)) {
+        all.back().severity = std::max(all.back().severity, FindingSeverity::kMedium);
+      }
     }
   }
-  std::stable_sort(all.begin(), all.end(), [](const ReportFinding& a, const ReportFinding& b) {
-    return a.severity < b.severity;
-  });
+  all = GroupFindings(all);
   if (all.size() > options.max_findings) {
     report.limits.push_back(absl::StrCat(all.size() - options.max_findings,
                                          " lower-ranked findings omitted"));
@@ -262,10 +92,21 @@ void BuildFindings(const std::vector<std::unique_ptr<Run>>& runs,
 // that found something, in the order the drills went deeper; a drill's link is preceded by the
 // finding of the step that triggered it (e.g. "100% of late frames are binder" before the slow
 // binder calls), so the chain does not jump from the symptom straight to the detail.
-void BuildCausalChain(const std::vector<std::unique_ptr<Run>>& runs, AnalysisReport& report) {
+void BuildCausalChain(const Runs& runs, const std::string& scene, AnalysisReport& report) {
+  // The symptom is what the procedure's steps saw first that names no cause ("42 of 96 frames
+  // janky"); without one, their most severe finding.
   const skills::Finding* symptom = nullptr;
   for (const auto& run : runs) {
-    if (!run->drill.empty()) continue;
+    if (!run->drill.empty() || run->scene != scene) continue;
+    const skills::Finding* top = TopFinding(*run);
+    if (top && top->cause.empty() && top->severity >= skills::Severity::kWarning) {
+      symptom = top;
+      break;
+    }
+  }
+  const bool found = symptom != nullptr;
+  for (const auto& run : runs) {
+    if (found || !run->drill.empty() || run->scene != scene) continue;
     const skills::Finding* top = TopFinding(*run);
     if (top && (!symptom || FindingSeverityFromSkill(top->severity) < FindingSeverityFromSkill(symptom->severity))) {
       symptom = top;
@@ -279,12 +120,15 @@ void BuildCausalChain(const std::vector<std::unique_ptr<Run>>& runs, AnalysisRep
   std::set<std::string> drills_linked;
   std::set<const skills::Finding*> linked = {symptom};
   for (const auto& run : runs) {
-    if (run->drill.empty() || drills_linked.count(run->drill)) continue;
+    if (run->drill.empty() || run->scene != scene || drills_linked.count(run->drill)) continue;
     const skills::Finding* top = TopFinding(*run);
     if (!top) continue;
     drills_linked.insert(run->drill);  // the first (worst) row of each drill speaks for it
     for (const auto& trigger : runs) {
-      if (run->over.empty() || !trigger->drill.empty() || trigger->id != run->over) continue;
+      if (run->over.empty() || !trigger->drill.empty() || trigger->scene != scene ||
+          trigger->id != run->over) {
+        continue;
+      }
       const skills::Finding* why = TopFinding(*trigger);
       if (why && linked.insert(why).second) {
         chain.push_back({absl::StrCat(why->title, ": ", why->description), {why->evidence_artifact_id}});
@@ -296,10 +140,11 @@ void BuildCausalChain(const std::vector<std::unique_ptr<Run>>& runs, AnalysisRep
   if (chain.size() >= 2) report.causal_chain = std::move(chain);
 }
 
-void BuildPhases(const strategy::Strategy& strategy, const std::vector<std::unique_ptr<Run>>& runs,
+// `prefix` tells the phases of the scenes apart when a diagnosis analyses several ("startup.").
+void BuildPhases(const strategy::Strategy& strategy, const Runs& runs, const std::string& prefix,
                  AnalysisReport& report) {
   for (const strategy::Phase& phase : strategy.phases) {
-    PhaseStatus status{phase.id, phase.goal, phase.mandatory, "done", ""};
+    PhaseStatus status{prefix + phase.id, phase.goal, phase.mandatory, "done", ""};
     std::vector<std::string> missing;
     for (const std::string& skill : phase.critical_skills) {
       bool ok = false, failed = false;
@@ -329,24 +174,31 @@ void BuildPhases(const strategy::Strategy& strategy, const std::vector<std::uniq
   }
 }
 
-void CollectArtifacts(const std::vector<std::unique_ptr<Run>>& runs, AnalysisReport& report) {
+void CollectArtifacts(const Runs& runs, AnalysisReport& report) {
   const auto by_id = ArtifactsById(runs);
   std::set<std::string> wanted;
   for (const AnalysisStep& step : report.steps) wanted.insert(step.artifacts.begin(), step.artifacts.end());
   for (const ReportFinding& f : report.findings) wanted.insert(f.evidence.begin(), f.evidence.end());
   for (const CausalLink& link : report.causal_chain) wanted.insert(link.evidence.begin(), link.evidence.end());
+  wanted.insert(report.answer_evidence.begin(), report.answer_evidence.end());
+  for (const SceneCheck& c : report.scenes_checked) wanted.insert(c.evidence.begin(), c.evidence.end());
   for (const auto& [id, result] : by_id) {
     if (wanted.count(id)) report.artifacts.push_back(result);
   }
 }
 
-std::string Overview(const AnalysisReport& report, const strategy::Strategy& strategy) {
+std::string Overview(const AnalysisReport& report, const strategy::StrategyLibrary& strategies) {
   int ok = 0;
   for (const AnalysisStep& s : report.steps) ok += s.status == "ok";
   std::map<FindingSeverity, int> counts;
   for (const ReportFinding& f : report.findings) counts[f.severity]++;
+  std::vector<std::string> titles;
+  for (const std::string& scene : report.scenes) {
+    const strategy::Strategy* s = strategies.Find(scene);
+    titles.push_back(s && !s->title.empty() ? s->title : scene);
+  }
   std::string text = absl::StrCat(
-      "Scene: ", strategy.title.empty() ? strategy.scene : strategy.title, ". ", ok, " of ",
+      titles.size() == 1 ? "Scene: " : "Scenes: ", absl::StrJoin(titles, "; "), ". ", ok, " of ",
       report.steps.size(), " analysis steps ran; ", report.findings.size(), " findings (",
       counts[FindingSeverity::kCritical], " critical, ", counts[FindingSeverity::kHigh], " high).");
   if (!report.findings.empty()) {
@@ -355,6 +207,37 @@ std::string Overview(const AnalysisReport& report, const strategy::Strategy& str
     absl::StrAppend(&text, " No problem was found by the checks that could run.");
   }
   return text;
+}
+
+std::vector<SceneCheck> ScenesChecked(const std::vector<SceneSignalReading>& signals,
+                                      const ScenePlan& plan) {
+  std::vector<SceneCheck> out;
+  for (const SceneSignalReading& r : signals) {
+    if (r.scene == "general") continue;  // the trace's facts, not a scene that can have a problem
+    SceneCheck c;
+    c.scene = r.scene;
+    c.title = r.title;
+    c.status = !r.evaluated || !r.has_data ? "no_data" : r.problem ? "problem" : "healthy";
+    c.summary = r.has_data ? r.summary : r.message;
+    if (!r.artifact_id.empty()) c.evidence.push_back(r.artifact_id);
+    for (const ScenePlan::Entry& e : plan.scenes) {
+      if (e.scene != r.scene) continue;
+      c.analysed = true;
+      c.reason = e.reason;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// The first analysed scene that found something serious leads the causal chain.
+std::string LeadScene(const AnalysisReport& report) {
+  for (const std::string& scene : report.scenes) {
+    for (const ReportFinding& f : report.findings) {
+      if (f.scene == scene && f.severity <= FindingSeverity::kHigh) return scene;
+    }
+  }
+  return report.scenes.empty() ? report.scene : report.scenes.front();
 }
 
 }  // namespace
@@ -366,29 +249,59 @@ AnalysisReport OfflineAnalyst::Analyze(const std::string& question, const std::s
   report.question = question;
   report.trace = trace_label;
   report.deterministic = true;
-  const strategy::Strategy* strategy = nullptr;
-  if (!options.scene.empty()) {
-    strategy = strategies_.Find(options.scene);
-    report.scene_matched_by = "explicit";
-  }
-  if (!strategy) {
-    const strategy::SceneMatch match = strategies_.classifier().Classify(question);
-    strategy = strategies_.Find(match.scene);
-    report.scene_matched_by = match.matched_by;
-  }
-  if (!strategy) strategy = strategies_.Find("general");  // the library guarantees it exists
-  report.scene = strategy->scene;
 
-  ProcedureRun run(*strategy, skills_, options, report);
-  run.Execute();
-  BuildFindings(run.runs(), options, report);
-  BuildCausalChain(run.runs(), report);
-  BuildPhases(*strategy, run.runs(), report);
-  CollectArtifacts(run.runs(), report);
-  report.overview = Overview(report, *strategy);
+  strategy::SceneMatch match;
+  const bool forced = !options.scene.empty() && strategies_.Find(options.scene) != nullptr;
+  if (forced) {
+    match.scene = options.scene;
+    match.matched_by = "explicit";
+  } else {
+    match = strategies_.classifier().Classify(question);
+    if (!strategies_.Find(match.scene)) match = {"general", "fallback"};  // the library has it
+  }
+  report.scene = match.scene;
+  report.scene_matched_by = match.matched_by;
+  const strategy::QuestionIntent intent = strategies_.questions().Read(question);
+
+  CachingSkillRunner cache(skills_);
+  ProcedureRunner runner(cache, report, options.on_step);
+  runner.SetInput("package", intent.package.empty() ? skills::ExprValue::Null()
+                                                    : skills::ExprValue{intent.package});
+  runner.SetInput("over_time", skills::ExprValue{intent.over_time});
+  runner.SetInput("yes_no", skills::ExprValue{intent.yes_no});
+  runner.SetInput("general", skills::ExprValue{intent.general || match.scene == "general"});
+  runner.RunContext(strategies_.context_probes());
+  const std::vector<SceneSignalReading> signals = ReadSceneSignals(strategies_, runner);
+  const ScenePlan plan = PlanScenes(match, forced, signals);
+
+  std::vector<const strategy::Strategy*> analysed;
+  for (const ScenePlan::Entry& entry : plan.scenes) {
+    const strategy::Strategy* scene = strategies_.Find(entry.scene);
+    if (!scene) continue;
+    report.scenes.push_back(scene->scene);
+    analysed.push_back(scene);
+    runner.RunScene(*scene);
+  }
+  report.scenes_checked = ScenesChecked(signals, plan);
+
+  std::set<std::string> healthy;
+  for (const SceneSignalReading& s : signals) {
+    if (s.evaluated && s.has_data && !s.problem && s.scene != "general") healthy.insert(s.scene);
+  }
+  BuildFindings(runner.runs(), healthy, options, report);
+  BuildCausalChain(runner.runs(), LeadScene(report), report);
+  for (const strategy::Strategy* scene : analysed) {
+    BuildPhases(*scene, runner.runs(), analysed.size() > 1 ? scene->scene + "." : "", report);
+  }
+  const AnswerLine answer =
+      ComposeAnswer(question, intent, plan, signals, strategies_, report.findings);
+  report.answer = answer.text;
+  report.answer_evidence = answer.evidence;
+  CollectArtifacts(runner.runs(), report);
+  report.overview = Overview(report, strategies_);
 
   if (verifier_) {
-    const verify::VerifyResult result = verifier_->Verify(ToAnalysisRecord(report, *strategy));
+    const verify::VerifyResult result = verifier_->Verify(ToAnalysisRecord(report, analysed));
     report.verifier_issues = result.issues;
     report.verified = result.passed();
   } else {

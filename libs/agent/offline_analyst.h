@@ -1,8 +1,12 @@
 #pragma once
-// The offline analyst: a full, deterministic diagnosis without an LLM. It classifies the
-// question into a scene, runs that scene's procedure (probes, mandatory steps, then drills whose
-// thresholds the results cross), turns the skills' diagnostic findings into a ranked report with
-// a causal chain along the drills and recommendations, and has the verifier check it.
+// The offline analyst: a full, deterministic diagnosis without an LLM. It reads the question
+// (its scene, whether it wants a yes or a no, change over time, an app it names), runs the
+// context probes and every scene's signal on the trace, decides which scenes to analyse
+// (scene_plan.h: the question's, and those whose signals show a problem when the question is
+// general or its own scene is clean), runs their procedures (probes, steps, then drills whose
+// thresholds the results cross), turns the skills' findings into a ranked report with a direct
+// answer first (answer_line.h), a causal chain along the drills and recommendations, and has the
+// verifier check it.
 
 #include <functional>
 #include <string>

@@ -13,7 +13,13 @@ namespace {
 // One trace's side of the procedure: its probe results, for the steps' expressions.
 class Side {
  public:
-  explicit Side(SkillRunner& skills) : skills_(skills) {}
+  explicit Side(SkillRunner& skills) : skills_(skills) {
+    // A comparison answers no particular question: the question's inputs are empty.
+    for (const char* input : strategy::kProcedureInputs) {
+      scope_.SetInput(input, std::string_view(input) == "package" ? skills::ExprValue::Null()
+                                                                  : skills::ExprValue{false});
+    }
+  }
 
   void RunProbe(const strategy::ProcedureStep& probe) {
     std::map<std::string, SqlValue> params;
@@ -62,7 +68,9 @@ ProcedureComparison CompareProcedure(const strategy::Strategy& strategy, SkillRu
   ProcedureComparison out;
   auto cancelled = [&] { return options.cancelled && options.cancelled(); };
   Side cur(current), ref(reference);
-  for (const auto& probe : strategy.procedure.probes) {
+  std::vector<strategy::ProcedureStep> probes = options.context_probes;
+  probes.insert(probes.end(), strategy.procedure.probes.begin(), strategy.procedure.probes.end());
+  for (const auto& probe : probes) {
     if (cancelled()) break;
     cur.RunProbe(probe);
     ref.RunProbe(probe);

@@ -28,6 +28,8 @@ struct ProcedureComparisonOptions {
   std::function<void(const std::string& skill)> on_skill;
   // Polled between skills; may be empty.
   std::function<bool()> cancelled;
+  // The probes every procedure runs first (StrategyLibrary::context_probes()): steps read them.
+  std::vector<strategy::ProcedureStep> context_probes;
 };
 
 ProcedureComparison CompareProcedure(const strategy::Strategy& strategy, SkillRunner& current,

@@ -6,8 +6,12 @@
 namespace tw::agent {
 
 absl::StatusOr<skills::ExprValue> ProcedureScope::Input(std::string_view name) const {
-  return absl::NotFoundError(
-      absl::StrCat("procedures have no inputs ('inputs.", std::string(name), "')"));
+  auto it = inputs_.find(name);
+  if (it == inputs_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("procedures have no input '", std::string(name), "'"));
+  }
+  return it->second;
 }
 
 absl::StatusOr<skills::ExprValue> ProcedureScope::Step(std::string_view id) const {

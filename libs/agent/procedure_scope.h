@@ -1,8 +1,9 @@
 #pragma once
 // Lets a strategy's expressions read what its procedure has gathered: `steps.<id>` is the main
 // output of the skill run under that procedure id (probes included), `row` the row a drill is
-// looking at. Steps that did not run read as null, so guards like
-// `len(steps.focus_app.rows) > 0` work; ids the procedure does not know are errors.
+// looking at, `inputs.<name>` what the question says (strategy.h: kProcedureInputs). Steps that
+// did not run read as null, so guards like `len(steps.focus_app.rows) > 0` work; ids the
+// procedure does not know are errors.
 
 #include <map>
 #include <string>
@@ -21,6 +22,7 @@ class ProcedureScope : public skills::ExprScope {
     row_index_ = index;
   }
   void ClearRow() { row_result_ = nullptr; }
+  void SetInput(const std::string& name, skills::ExprValue value) { inputs_[name] = std::move(value); }
 
   absl::StatusOr<skills::ExprValue> Input(std::string_view name) const override;
   absl::StatusOr<skills::ExprValue> Step(std::string_view id) const override;
@@ -28,6 +30,7 @@ class ProcedureScope : public skills::ExprScope {
 
  private:
   std::map<std::string, const skills::StepResult*, std::less<>> outputs_;
+  std::map<std::string, skills::ExprValue, std::less<>> inputs_;
   const skills::StepResult* row_result_ = nullptr;
   size_t row_index_ = 0;
 };

@@ -40,9 +40,22 @@ nlohmann::json ArtifactJson(const skills::StepResult& r, size_t max_rows) {
 std::string RenderJson(const AnalysisReport& report) {
   nlohmann::json j;
   j["question"] = report.question;
+  j["answer"] = report.answer;
+  j["answer_evidence"] = report.answer_evidence;
   j["trace"] = report.trace;
   j["scene"] = report.scene;
   j["scene_matched_by"] = report.scene_matched_by;
+  j["scenes"] = report.scenes;
+  j["scenes_checked"] = nlohmann::json::array();
+  for (const SceneCheck& c : report.scenes_checked) {
+    j["scenes_checked"].push_back({{"scene", c.scene},
+                                   {"title", c.title},
+                                   {"status", c.status},
+                                   {"summary", c.summary},
+                                   {"evidence", c.evidence},
+                                   {"analysed", c.analysed},
+                                   {"reason", c.reason}});
+  }
   j["deterministic"] = report.deterministic;
   j["verified"] = report.verified;
   j["elapsed_ns"] = report.elapsed_ns;
@@ -55,7 +68,8 @@ std::string RenderJson(const AnalysisReport& report) {
                              {"description", f.description},
                              {"evidence", f.evidence},
                              {"suggestions", f.suggestions},
-                             {"source", f.source}});
+                             {"source", f.source},
+                             {"scene", f.scene}});
   }
   j["causal_chain"] = nlohmann::json::array();
   for (const CausalLink& l : report.causal_chain) {

@@ -127,16 +127,36 @@ std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& 
   const std::vector<std::string> quotable = QuotableTraceStrings(report);
   auto q = [&](const std::string& text) { return QuoteTraceStrings(text, quotable); };
   std::string out = "# Tracewise diagnosis\n\n";
+  // The direct answer comes first: everything below supports it.
+  if (!report.answer.empty()) absl::StrAppend(&out, "**", q(report.answer), "**\n\n");
   absl::StrAppend(&out, "- **Question:** ", report.question.empty() ? "(none)" : report.question, "\n");
   absl::StrAppend(&out, "- **Trace:** ", report.trace, "\n");
-  absl::StrAppend(&out, "- **Scene:** ", report.scene, " (matched by ", report.scene_matched_by, ")\n");
+  absl::StrAppend(&out, "- **Scene:** ", report.scene, " (matched by ", report.scene_matched_by, ")");
+  if (report.scenes.size() > 1 || (report.scenes.size() == 1 && report.scenes[0] != report.scene)) {
+    absl::StrAppend(&out, "; analysed: ", absl::StrJoin(report.scenes, ", "));
+  }
+  out += "\n";
   absl::StrAppend(&out, "- **Analysis:** ",
                   report.deterministic ? "deterministic (offline analyst, no LLM)" : "LLM agent",
                   ", ", FormatDurationNs(report.elapsed_ns), "\n");
   absl::StrAppend(&out, "- **Verification:** ",
                   report.verified ? "passed" : "did not pass (see Verification)", "\n\n");
 
-  absl::StrAppend(&out, "## Overview\n\n", q(report.overview), "\n\n## Key findings\n");
+  absl::StrAppend(&out, "## Overview\n\n", q(report.overview), "\n");
+  if (!report.scenes_checked.empty()) {
+    out += "\n## Scenes checked\n\n| scene | the trace shows | key numbers | analysed |\n| --- | --- | --- | --- |\n";
+    for (const SceneCheck& c : report.scenes_checked) {
+      const std::string shows = c.status == "problem" ? "**a problem**"
+                                : c.status == "healthy" ? "no problem"
+                                                        : "no data";
+      absl::StrAppend(&out, "| ", c.title, " | ", shows, " | ",
+                      absl::StrReplaceAll(q(c.summary), {{"|", "\\|"}, {"\n", " "}}), " | ",
+                      c.analysed ? absl::StrCat("yes — ", absl::StrReplaceAll(q(c.reason), {{"|", "\\|"}, {"\n", " "}}))
+                                 : "no",
+                      " |\n");
+    }
+  }
+  out += "\n## Key findings\n";
   if (report.findings.empty()) out += "\nNo findings.\n";
   for (const ReportFinding& f : report.findings) {
     absl::StrAppend(&out, "\n### ", f.id, " · ", FindingSeverityName(f.severity), " · ", q(f.title),

@@ -1,5 +1,9 @@
 #include "libs/agent/report_record.h"
 
+#include <set>
+
+#include "absl/strings/ascii.h"
+
 namespace tw::agent {
 namespace {
 
@@ -53,18 +57,63 @@ verify::Artifact ToVerifyArtifact(const skills::StepResult& result) {
   return a;
 }
 
+verify::SceneRequirements RequirementsOf(const strategy::Strategy& scene,
+                                         const std::string& phase_prefix) {
+  verify::SceneRequirements r;
+  r.plan_aspects = scene.plan_aspects;
+  for (const strategy::Phase& p : scene.phases) {
+    if (p.mandatory) r.mandatory_phases.push_back(phase_prefix + p.id);
+  }
+  for (const strategy::CompletenessRule& c : scene.completeness) {
+    verify::CompletenessRule rule{scene.scene, c.requires_skill, {}, c.states_duration, c.message};
+    for (const std::string& w : c.mention_any) rule.mention_any.push_back(absl::AsciiStrToLower(w));
+    r.completeness.push_back(std::move(rule));
+  }
+  for (const strategy::Pitfall& p : scene.pitfalls) {
+    verify::PitfallRule rule;
+    rule.kind = p.kind;
+    for (const std::string& s : p.severities) {
+      rule.severities.push_back(s == "critical" ? verify::Severity::kCritical
+                                : s == "high"   ? verify::Severity::kHigh
+                                : s == "medium" ? verify::Severity::kMedium
+                                : s == "low"    ? verify::Severity::kLow
+                                                : verify::Severity::kInfo);
+    }
+    auto lower = [](const std::vector<std::string>& in) {
+      std::vector<std::string> out;
+      for (const std::string& w : in) out.push_back(absl::AsciiStrToLower(w));
+      return out;
+    };
+    rule.all_of = lower(p.all_of);
+    rule.any_of = lower(p.any_of);
+    rule.title_any_of = lower(p.title_any_of);
+    rule.message = p.message;
+    r.pitfalls.push_back(std::move(rule));
+  }
+  return r;
+}
+
 verify::AnalysisRecord ToAnalysisRecord(const AnalysisReport& report,
-                                        const strategy::Strategy& strategy) {
+                                        const std::vector<const strategy::Strategy*>& scenes) {
   verify::AnalysisRecord record;
   record.scene = report.scene;
   record.deterministic = report.deterministic;
-  record.requirements.plan_aspects = strategy.plan_aspects;
-  for (const strategy::Phase& p : strategy.phases) {
-    if (p.mandatory) record.requirements.mandatory_phases.push_back(p.id);
+  std::set<std::string> pitfalls;
+  for (const strategy::Strategy* scene : scenes) {
+    // Several scenes: their phases are told apart by prefix, as BuildPhases names them.
+    const verify::SceneRequirements r = RequirementsOf(*scene, scenes.size() > 1 ? scene->scene + "." : "");
+    auto& into = record.requirements;
+    into.plan_aspects.insert(into.plan_aspects.end(), r.plan_aspects.begin(), r.plan_aspects.end());
+    into.mandatory_phases.insert(into.mandatory_phases.end(), r.mandatory_phases.begin(),
+                                 r.mandatory_phases.end());
+    into.completeness.insert(into.completeness.end(), r.completeness.begin(), r.completeness.end());
+    for (size_t i = 0; i < r.pitfalls.size(); ++i) {
+      if (pitfalls.insert(scene->pitfalls[i].id).second) into.pitfalls.push_back(r.pitfalls[i]);
+    }
   }
   // The procedure was written to cover the scene's aspects: it is the deterministic plan.
   record.plan.present = true;
-  record.plan.covered_aspects = strategy.plan_aspects;
+  record.plan.covered_aspects = record.requirements.plan_aspects;
   for (const PhaseStatus& p : report.phases) {
     record.plan.phases.push_back({p.id, p.status, p.summary});
   }
@@ -75,9 +124,11 @@ verify::AnalysisRecord ToAnalysisRecord(const AnalysisReport& report,
   for (const auto& artifact : report.artifacts) record.artifacts.push_back(ToVerifyArtifact(*artifact));
   for (const ReportFinding& f : report.findings) {
     record.findings.push_back(
-        {f.id, ToVerifySeverity(f.severity), f.title, f.description, f.evidence});
+        {f.id, ToVerifySeverity(f.severity), f.title, f.description, f.evidence, f.scene});
   }
   record.conclusion = report.overview;
+  record.answer = report.answer;
+  record.answer_evidence = report.answer_evidence;
   return record;
 }
 

@@ -408,6 +408,7 @@ void OrchestratorService::AppendOfflineComparison(
   const strategy::Strategy* strategy = strategies_.Find(scene);
   if (strategy == nullptr) return;
   agent::ProcedureComparisonOptions o;
+  o.context_probes = strategies_.context_probes();
   o.current_label = trace_id;
   o.reference_label = reference_id;
   o.cancelled = [&] { return cancel.load(); };

@@ -380,6 +380,7 @@ TEST_F(ComparisonToolsTest, PromptCarriesTheComparisonInstructionsPerInteraction
 TEST_F(ComparisonToolsTest, OfflineProcedureComparisonStatesTheSameNumbers) {
   std::vector<std::string> compared;
   ProcedureComparisonOptions o;
+  o.context_probes = strategies_->context_probes();
   o.current_label = jank_->id;
   o.reference_label = smooth_->id;
   o.on_skill = [&](const std::string& skill) { compared.push_back(skill); };

@@ -275,6 +275,7 @@ int RunAnalyze(const Args& args) {
     if (reference) {
       if (const strategy::Strategy* scene = strategies->Find(report.scene)) {
         agent::ProcedureComparisonOptions compare;
+        compare.context_probes = strategies->context_probes();
         compare.current_label = a.trace;
         compare.reference_label = a.reference;
         compare.on_skill = [&](const std::string& skill) { progress("comparing " + skill); };
