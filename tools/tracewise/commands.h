@@ -25,5 +25,6 @@ int RunChat(const Args& args);
 int RunMcp(const Args& args);
 int RunAuth(const Args& args);
 int RunServe(const Args& args);
+int RunEval(const Args& args);
 
 }  // namespace tw::cli

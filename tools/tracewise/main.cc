@@ -29,7 +29,8 @@ void PrintUsage() {
                "  mcp [--data-dir DIR] [--services ...]       MCP server on stdio (mcp --help)\n"
 
                "  auth issue|list|check|token ...             API keys and tokens (auth --help)\n"
-               "  serve [--port 8080]                         run the services + web app locally\n");
+               "  serve [--port 8080]                         run the services + web app locally\n"
+               "  eval [SUITE.yaml] [--ci] [--format json]    the diagnosis benchmark (eval --help)\n");
 }
 
 }  // namespace
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
   if (command == "mcp") return tw::cli::RunMcp(args);
   if (command == "auth") return tw::cli::RunAuth(args);
   if (command == "serve") return tw::cli::RunServe(args);
+  if (command == "eval") return tw::cli::RunEval(args);
   std::fprintf(stderr, "tracewise: unknown command '%s'\n\n", command.c_str());
   PrintUsage();
   return 2;
