@@ -1,6 +1,8 @@
 #include "tools/eval/suite.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "libs/common/resource_dir.h"
@@ -65,7 +67,7 @@ std::vector<std::string> Suite::QuestionsFor(const Case& c, size_t variant_index
   const auto& set = it->second;
   const size_t n = static_cast<size_t>(c.questions_per_variant);
   for (size_t i = 0; i < n && i < set.size(); ++i) {
-    out.push_back(set[(variant_index * n + i) % set.size()]);
+    out.push_back(set[(c.question_offset + variant_index * n + i) % set.size()]);
   }
   return out;
 }
@@ -123,6 +125,11 @@ absl::StatusOr<Suite> LoadSuite(const std::string& path) {
         }
       }
       suite.cases.push_back(std::move(c));
+    }
+    std::map<std::string, size_t> asked;  // question set → phrasings handed out so far
+    for (Case& c : suite.cases) {
+      c.question_offset = asked[c.question_set];
+      asked[c.question_set] += c.variants.size() * static_cast<size_t>(std::max(0, c.questions_per_variant));
     }
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(path, ":", e.mark.line + 1, ": ", e.msg));

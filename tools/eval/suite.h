@@ -37,6 +37,9 @@ struct Case {
   std::vector<Variant> variants;
   std::string question_set;   // a scene's phrasings from questions.yaml
   int questions_per_variant = 4;
+  // Where this case's window starts in its set: the windows of earlier cases of the same set come
+  // first, so the cases of a scene together ask every phrasing (set by LoadSuite).
+  size_t question_offset = 0;
   std::vector<std::string> questions;  // explicit questions (instead of / besides a set)
   Expectation expect;
 };

@@ -141,8 +141,8 @@ describe('tracewise mcp through the SDK client', () => {
     const list = await session.client.callTool({ name: 'list_skills', arguments: {} });
     const names = list.structuredContent.skills.map((s) => s.name);
     for (const name of ['binder_slow_calls', 'jank_root_causes', 'frame_overview']) assert.ok(names.includes(name), name);
-    const binderOnly = await session.client.callTool({ name: 'list_skills', arguments: { category: 'binder' } });
-    assert.ok(binderOnly.structuredContent.skills.every((s) => s.category === 'binder'));
+    const binderOnly = await session.client.callTool({ name: 'list_skills', arguments: { category: 'ipc' } });
+    assert.ok(binderOnly.structuredContent.skills.every((s) => s.category === 'ipc'));
 
     const described = await session.client.callTool({ name: 'describe_skill', arguments: { skill: 'binder_slow_calls' } });
     assert.equal(described.structuredContent.name, 'binder_slow_calls');
