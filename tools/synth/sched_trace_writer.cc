@@ -40,6 +40,10 @@ constexpr const char* kSliceNames[] = {
     "Choreographer#doFrame", "traversal", "measure", "layout", "draw", "RV Scroll",
     "inflate", "binder transaction", "dequeueBuffer", "queueBuffer", "Lock contention",
     "DrawFrame"};
+constexpr const char* kCounterNames[] = {"aq:pending", "HWC release", "BufferTX", "fps",
+                                         "GPU completion", "mem.rss"};
+constexpr uint32_t kFrequenciesKhz[] = {300000, 576000, 768000, 1017600, 1248000, 1497600,
+                                        1804800, 2016000, 2419200};
 struct SimThread {
   int32_t tid = 0;
   int32_t tgid = 0;
@@ -48,6 +52,7 @@ struct SimThread {
   double mean_sleep_ns = 0;
   int32_t last_cpu = -1;
   int64_t remaining_ns = 0;  // work left of the current burst after a preemption point
+  bool blocked_report = false;  // its D sleep is reported by sched_blocked_reason on wake-up
 };
 
 struct SimProcess {
@@ -97,6 +102,8 @@ class Generator {
         case Kind::kIdlePick: IdlePick(p.id, p.t); break;
         case Kind::kPrintBegin: if (p.gen == cpus_[p.id].gen) PrintBegin(p.id, p.t, p.arg); break;
         case Kind::kPrintEnd: if (p.gen == cpus_[p.id].gen) PrintEnd(p.id, p.t); break;
+        case Kind::kCounter: if (p.gen == cpus_[p.id].gen) CounterMark(p.id, p.t, p.arg); break;
+        case Kind::kFrequency: Frequency(p.id, p.t); break;
       }
     }
     // Leave no thread half-switched: close open markers and switch every CPU to idle, so every
@@ -109,7 +116,9 @@ class Generator {
   }
 
  private:
-  enum class Kind : uint8_t { kSliceEnd, kWake, kIdlePick, kPrintBegin, kPrintEnd };
+  enum class Kind : uint8_t {
+    kSliceEnd, kWake, kIdlePick, kPrintBegin, kPrintEnd, kCounter, kFrequency
+  };
   struct Pending {
     int64_t t;
     uint64_t order;  // FIFO among equal times, so the run does not depend on heap internals
@@ -303,6 +312,9 @@ class Generator {
       Schedule(o_.start_ns + static_cast<int64_t>(rng_.Exponential(threads_[t].mean_sleep_ns)),
                Kind::kWake, t);
     }
+    if (o_.frequency_rate_hz > 0) {
+      for (uint32_t c = 0; c < o_.cpus; ++c) Frequency(c, o_.start_ns);
+    }
   }
 
   // ---- scheduling decisions ----
@@ -323,6 +335,8 @@ class Generator {
       cpu.runqueue.push_back(cur);
     } else {
       prev_state = rng_.Chance(0.85) ? 1 /* S */ : 2 /* D */;
+      th.blocked_report = o_.blocked_reason_fraction > 0 && prev_state == 2 &&
+                         rng_.Chance(o_.blocked_reason_fraction);
       const double sleep = std::max(2'000.0, rng_.Exponential(th.mean_sleep_ns));
       Schedule(now + static_cast<int64_t>(sleep), Kind::kWake, cur);
     }
@@ -364,6 +378,11 @@ class Generator {
     }
     const int32_t target = SelectTargetCpu(t);
     SimThread& th = threads_[t];
+    if (th.blocked_report) {
+      // try_to_wake_up reports why a D sleeper slept, on the waker's cpu, before sched_waking.
+      th.blocked_report = false;
+      EmitBlockedReason(waker_cpu, Stamp(now), cpus_[waker_cpu].current, th.tid);
+    }
     const int64_t ts = Stamp(now);
     EmitWaking(waker_cpu, ts, cpus_[waker_cpu].current, th, static_cast<uint32_t>(target));
     SimCpu& cpu = cpus_[target];
@@ -405,10 +424,15 @@ class Generator {
 
   void SwitchTo(uint32_t c, int64_t now, uint32_t prev_state, int32_t next) {
     SimCpu& cpu = cpus_[c];
+    // cpuidle: the cpu leaves its idle state before switching to a thread, and enters one
+    // right after switching to the idle task.
+    if (o_.cpu_idle && cpu.current < 0 && next >= 0) EmitCpuIdle(c, Stamp(now), 0xffffffffu);
     const int64_t ts = Stamp(now);
     EmitSwitch(c, ts, cpu.current, prev_state, next);
+    const bool enters_idle = cpu.current >= 0 && next < 0;
     cpu.current = next;
     ++cpu.gen;
+    if (o_.cpu_idle && enters_idle) EmitCpuIdle(c, Stamp(now), rng_.Chance(0.7) ? 0 : 1);
     if (next < 0) return;
     // A burst of work (until the thread blocks) may be cut into two slices: the thread is
     // preempted in between if others wait. Work is conserved, so `load` stays what was asked.
@@ -428,6 +452,26 @@ class Generator {
       Schedule(ts + slice / 10, Kind::kPrintBegin, c, cpu.gen, name);
       Schedule(ts + slice - slice / 10, Kind::kPrintEnd, c, cpu.gen);
     }
+    if (o_.counter_rate_hz > 0 && slice >= 10'000 &&
+        rng_.Chance(std::min(1.0, o_.counter_rate_hz * static_cast<double>(slice) * 1e-9))) {
+      const uint32_t name = rng_.Below(static_cast<uint32_t>(std::size(kCounterNames)));
+      Schedule(ts + slice / 2, Kind::kCounter, c, cpu.gen, name);
+    }
+  }
+
+  void CounterMark(uint32_t c, int64_t now, uint32_t name) {
+    const SimThread& th = threads_[cpus_[c].current];
+    EmitPrint(c, Stamp(now), th.tid,
+              absl::StrFormat("C|%d|%s|%d\n", th.tgid, kCounterNames[name], rng_.Below(64)));
+  }
+
+  // A DVFS change on cpu c, and the next one.
+  void Frequency(uint32_t c, int64_t now) {
+    const uint32_t khz = kFrequenciesKhz[rng_.Below(static_cast<uint32_t>(std::size(kFrequenciesKhz)))];
+    EmitCpuCounter(c, Stamp(now), Pid(cpus_[c].current), pf::ftrace_event::kCpuFrequency, khz);
+    ++sum_->cpu_frequency;
+    Schedule(now + 1 + static_cast<int64_t>(rng_.Exponential(1e9 / o_.frequency_rate_hz)),
+             Kind::kFrequency, c);
   }
 
   void PrintBegin(uint32_t c, int64_t now, uint32_t name) {
@@ -476,6 +520,29 @@ class Generator {
     bundles_.Plain(c, ts, tid, std::nullopt, pf::ftrace_event::kPrint, payload_);
   }
 
+  // cpu_idle / cpu_frequency: (state, cpu_id), recorded on the cpu concerned.
+  void EmitCpuCounter(uint32_t c, int64_t ts, int32_t pid, uint32_t event_field, uint32_t state) {
+    payload_.Clear();
+    payload_.Varint(1, state);
+    payload_.Varint(2, c);
+    bundles_.Plain(c, ts, pid, std::nullopt, event_field, payload_);
+  }
+  void EmitCpuIdle(uint32_t c, int64_t ts, uint32_t state) {
+    ++sum_->cpu_idle;
+    EmitCpuCounter(c, ts, 0, pf::ftrace_event::kCpuIdle, state);
+  }
+
+  // sched_blocked_reason: pid 1, caller 2, io_wait 3.
+  void EmitBlockedReason(uint32_t c, int64_t ts, int32_t waker, int32_t tid) {
+    ++sum_->blocked_reason;
+    payload_.Clear();
+    payload_.Varint(1, static_cast<uint64_t>(tid));
+    payload_.Varint(2, 0xffffffc0100a0000ull + 0x40 * rng_.Below(16));
+    payload_.Varint(3, rng_.Chance(0.5) ? 1 : 0);
+    bundles_.Plain(c, ts, Pid(waker), std::nullopt, pf::ftrace_event::kSchedBlockedReason,
+                   payload_);
+  }
+
   const SchedTraceOptions& o_;
   TraceFile* file_;
   SchedTraceSummary* sum_;
@@ -505,6 +572,12 @@ absl::Status Validate(const SchedTraceOptions& o) {
   if (!(o.load > 0)) return absl::InvalidArgumentError("load must be positive");
   if (o.bundle_events < 1) return absl::InvalidArgumentError("bundle_events must be >= 1");
   if (o.print_rate_hz < 0) return absl::InvalidArgumentError("print_rate_hz must be >= 0");
+  if (o.frequency_rate_hz < 0 || o.counter_rate_hz < 0) {
+    return absl::InvalidArgumentError("frequency_rate_hz and counter_rate_hz must be >= 0");
+  }
+  if (o.blocked_reason_fraction < 0 || o.blocked_reason_fraction > 1) {
+    return absl::InvalidArgumentError("blocked_reason_fraction must be in [0, 1]");
+  }
   if (o.start_ns < 1'000'000) return absl::InvalidArgumentError("start_ns must be >= 1 ms");
   return absl::OkStatus();
 }

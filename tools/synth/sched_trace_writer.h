@@ -30,6 +30,11 @@ struct SchedTraceOptions {
   uint32_t bundle_events = 1000;     // events per ftrace bundle per cpu, as traced writes them
   // Atrace B/E marker pairs (ftrace print) per second per busy CPU; 0 writes none.
   double print_rate_hz = 0;
+  // Other event kinds, for benchmark shapes beyond switch/waking (all off by default):
+  bool cpu_idle = false;                 // cpu_idle on every idle entry and exit, as cpuidle does
+  double frequency_rate_hz = 0;          // cpu_frequency changes per second per CPU
+  double blocked_reason_fraction = 0;    // share of D sleeps reported by sched_blocked_reason
+  double counter_rate_hz = 0;            // atrace counter markers ("C|...") per second per busy CPU
   uint64_t seed = 1;
   int64_t start_ns = 100'000'000'000;  // BOOTTIME of the first event (uptime ~100 s)
   // uname release written in a system_info packet; empty writes none. It also picks the bit that
@@ -41,12 +46,17 @@ struct SchedTraceSummary {
   int64_t sched_switch = 0;
   int64_t sched_waking = 0;
   int64_t print = 0;
+  int64_t cpu_idle = 0;
+  int64_t cpu_frequency = 0;
+  int64_t blocked_reason = 0;
   int64_t packets = 0;
   int64_t bytes = 0;
   int64_t first_ts = 0;
   int64_t last_ts = 0;
   std::vector<int64_t> switches_per_cpu;  // cpus with a non-zero count lose one switch in compact
-  int64_t ftrace_events() const { return sched_switch + sched_waking + print; }
+  int64_t ftrace_events() const {
+    return sched_switch + sched_waking + print + cpu_idle + cpu_frequency + blocked_reason;
+  }
 };
 
 // INVALID_ARGUMENT for unusable options; an I/O error status when the file cannot be written.

@@ -221,6 +221,9 @@ struct BenchOptions {
   uint64_t seed = 1;
   double print_rate_hz = 0;
   double load = synth::SchedTraceOptions().load;
+  // The trace's shape beyond cpus/seconds/load/print rate (see Shape()).
+  std::string shape = "sched";
+  synth::SchedTraceOptions shape_options;
   std::string trace;  // reuse this file instead of generating
   std::string dir;    // where generated traces go (default: a new temp dir)
   bool json = false;
@@ -273,6 +276,39 @@ struct EncodingResult {
   bool memory_pass() const { return BytesPerEvent() <= kTargetBytesPerEvent; }
 };
 
+// Named trace shapes, so the engine is measured on more than switch/waking. Each is a preset of
+// the generator's options; --cpus, --seconds, --load, --print-rate and --seed still apply.
+//   sched     switch + waking only (320 threads, ~5 M events on 8 cpus x 60 s)
+//   mixed     issue 17's second shape: 325 threads, idle states on every idle entry/exit,
+//             cpu_frequency, sched_blocked_reason on D sleeps; longer slices, lighter load
+//   counters  sched plus many counters: atrace "C|" markers and frequent cpu_frequency
+//   threads   12,000 threads in 400 processes (thread/process tables, comm interning)
+std::optional<synth::SchedTraceOptions> Shape(const std::string& name, double* load) {
+  synth::SchedTraceOptions so;
+  if (name == "sched") return so;
+  if (name == "mixed") {
+    so.threads = 325;
+    so.mean_slice_ns = 280'000;
+    *load = 0.5;
+    so.cpu_idle = true;
+    so.frequency_rate_hz = 21;
+    so.blocked_reason_fraction = 0.2;
+    return so;
+  }
+  if (name == "counters") {
+    so.cpu_idle = true;
+    so.frequency_rate_hz = 500;
+    so.counter_rate_hz = 2000;
+    return so;
+  }
+  if (name == "threads") {
+    so.processes = 400;
+    so.threads = 12'000;
+    return so;
+  }
+  return std::nullopt;
+}
+
 bool ParseFlag(const std::string& arg, const char* name, std::string* value) {
   const std::string prefix = absl::StrCat("--", name, "=");
   if (arg.rfind(prefix, 0) != 0) return false;
@@ -282,7 +318,8 @@ bool ParseFlag(const std::string& arg, const char* name, std::string* value) {
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: tracewise bench [--encoding=plain|compact|both] [--cpus=N] [--seconds=S]\n"
+               "usage: tracewise bench [--shape=sched|mixed|counters|threads]\n"
+               "                       [--encoding=plain|compact|both] [--cpus=N] [--seconds=S]\n"
                "                       [--runs=N] [--seed=N] [--load=F] [--print-rate=HZ] [--trace=PATH]\n"
                "                       [--dir=DIR] [--keep] [--no-phases] [--json] [--check]\n"
                "       tracewise bench --includes [--trace=PATH] [--runs=N] [--json] [--check]\n"
@@ -299,7 +336,16 @@ std::optional<BenchOptions> ParseArgs(const Args& args) {
   BenchOptions o;
   for (const std::string& a : args) {
     std::string v;
-    if (ParseFlag(a, "encoding", &v)) {
+    if (ParseFlag(a, "shape", &v)) o.shape = v;
+  }
+  std::optional<synth::SchedTraceOptions> shape = Shape(o.shape, &o.load);
+  if (!shape) return std::nullopt;
+  o.shape_options = *shape;
+  for (const std::string& a : args) {
+    std::string v;
+    if (ParseFlag(a, "shape", &v)) {
+      continue;
+    } else if (ParseFlag(a, "encoding", &v)) {
       if (v == "plain") o.encodings = {synth::SchedEncoding::kPlain};
       else if (v == "compact") o.encodings = {synth::SchedEncoding::kCompact};
       else if (v != "both") return std::nullopt;
@@ -352,7 +398,7 @@ std::string MakeTempDir() {
 bool MeasureEncoding(const BenchOptions& o, std::optional<synth::SchedEncoding> encoding,
                      const std::string& dir, EncodingResult* r) {
   if (encoding) {
-    synth::SchedTraceOptions so;
+    synth::SchedTraceOptions so = o.shape_options;
     so.cpus = o.cpus;
     so.duration_ns = static_cast<int64_t>(o.seconds * 1e9);
     so.encoding = *encoding;
@@ -360,7 +406,7 @@ bool MeasureEncoding(const BenchOptions& o, std::optional<synth::SchedEncoding> 
     so.print_rate_hz = o.print_rate_hz;
     so.load = o.load;
     r->label = synth::SchedEncodingName(*encoding);
-    r->path = absl::StrFormat("%s/sched_%s_%ucpu_%gs.pb", dir, r->label, o.cpus, o.seconds);
+    r->path = absl::StrFormat("%s/%s_%s_%ucpu_%gs.pb", dir, o.shape, r->label, o.cpus, o.seconds);
     std::fprintf(stderr, "generating %s ...\n", r->path.c_str());
     synth::SchedTraceSummary summary;
     const auto start = Clock::now();
@@ -369,9 +415,14 @@ bool MeasureEncoding(const BenchOptions& o, std::optional<synth::SchedEncoding> 
       return false;
     }
     r->generate_ns = NsSince(start);
-    std::fprintf(stderr, "  %lld sched_switch, %lld sched_waking, %lld print, %.1f MB in %.1f s\n",
+    std::fprintf(stderr,
+                 "  %lld sched_switch, %lld sched_waking, %lld cpu_idle, %lld cpu_frequency, %lld "
+                 "sched_blocked_reason, %lld print, %.1f MB in %.1f s\n",
                  static_cast<long long>(summary.sched_switch),
                  static_cast<long long>(summary.sched_waking),
+                 static_cast<long long>(summary.cpu_idle),
+                 static_cast<long long>(summary.cpu_frequency),
+                 static_cast<long long>(summary.blocked_reason),
                  static_cast<long long>(summary.print), summary.bytes / 1e6, r->generate_ns / 1e9);
   } else {
     r->label = "file";
@@ -398,8 +449,8 @@ double Pct(int64_t part, int64_t whole) { return whole ? 100.0 * part / whole : 
 
 void PrintTable(const BenchOptions& o, const std::vector<EncodingResult>& results) {
   if (o.trace.empty()) {
-    std::printf("tracewise bench: synthetic sched trace, %u cpus x %g s, %d run(s) each\n",
-                o.cpus, o.seconds, o.runs);
+    std::printf("tracewise bench: synthetic '%s' trace, %u cpus x %g s, %d run(s) each\n",
+                o.shape.c_str(), o.cpus, o.seconds, o.runs);
   } else {
     std::printf("tracewise bench: %s, %d run(s)\n", o.trace.c_str(), o.runs);
   }

@@ -123,8 +123,10 @@ struct GpuMemTotalData {
   uint64_t size;
 };
 
+// cpu_frequency / cpu_idle: `value` is the event's `state` field, `cpu` its `cpu_id`.
 struct CpuCounterData {
   uint32_t cpu;
+  uint32_t common_flags;  // for the ftrace_event row when Event::ftrace_row is set
   double value;
 };
 
@@ -424,6 +426,10 @@ struct Event {
   EventType type = EventType::kSchedSwitch;
   uint8_t compact = 0;     // 1: from compact_sched (no common pid)
   uint16_t cpu = 0;
+  // 1: the trackers write this event's ftrace_event row from its typed fields; the decoder
+  // pushed no kFtraceRaw twin (which would cost a heap payload per event). Set only for
+  // payloads whose args the typed fields fully determine (cpu_idle, cpu_frequency).
+  uint8_t ftrace_row = 0;
   union {
     SchedSwitchData sched_switch;
     SchedWakingData sched_waking;

@@ -161,6 +161,7 @@ void EventRouter::OnTask(const Event& e) {
 void EventRouter::OnCpuCounter(const Event& e) {
   const bool freq = e.type == EventType::kCpuFrequency;
   const uint32_t cpu = e.cpu_counter.cpu;
+  if (e.ftrace_row) WriteCpuCounterFtraceRow(e, freq);
   ctx_->sched.Cpu(cpu);
   const uint32_t track = ctx_->tracks.InternCpuCounterTrack(
       cpu, freq ? cpufreq_ : cpuidle_, freq ? "cpu_frequency" : "cpu_idle");
@@ -262,6 +263,30 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
     default:
       return;
   }
+}
+
+// The ftrace_event row a cpu_frequency / cpu_idle event would have had through OnFtraceRaw:
+// the same thread and cpu bookkeeping, args state and cpu_id as the descriptor decodes them.
+// (No other tracker watches these two names.)
+void EventRouter::WriteCpuCounterFtraceRow(const Event& e, bool freq) {
+  if (state_key_ == kNullStringId) {
+    state_key_ = storage_->Intern("state");
+    cpu_id_key_ = storage_->Intern("cpu_id");
+    cpu_frequency_name_ = storage_->Intern("cpu_frequency");
+    cpu_idle_name_ = storage_->Intern("cpu_idle");
+  }
+  const uint32_t utid = ctx_->processes.GetOrCreateThread(e.pid);
+  ctx_->sched.Cpu(e.cpu);
+  const CpuCounterData& c = e.cpu_counter;
+  const std::vector<Arg> args = {
+      Arg{state_key_, state_key_, ArgValue::Uint(static_cast<uint64_t>(c.value))},
+      Arg{cpu_id_key_, cpu_id_key_, ArgValue::Uint(c.cpu)}};
+  storage_->ftrace_event.Insert({.ts = e.ts,
+                                 .name = freq ? cpu_frequency_name_ : cpu_idle_name_,
+                                 .utid = utid,
+                                 .arg_set_id = ctx_->args.AddArgSet(args),
+                                 .common_flags = c.common_flags,
+                                 .ucpu = e.cpu});
 }
 
 void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {

@@ -34,6 +34,7 @@ class EventRouter {
   void OnSchedWaking(const Event& e);
   void OnTask(const Event& e);
   void OnCpuCounter(const Event& e);
+  void WriteCpuCounterFtraceRow(const Event& e, bool freq);
   void OnAtrace(int64_t ts, const AtraceData& a);
   void OnFtraceRaw(int64_t ts, const FtraceRawData& raw);
   void OnProcessTree(int64_t ts, const ProcessTreeData& tree);
@@ -57,6 +58,11 @@ class EventRouter {
   bool seen_sched_waking_ = false;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;
+  // Interned on the first inline cpu_frequency / cpu_idle ftrace_event row.
+  StringId state_key_ = kNullStringId;
+  StringId cpu_id_key_ = kNullStringId;
+  StringId cpu_frequency_name_ = kNullStringId;
+  StringId cpu_idle_name_ = kNullStringId;
 };
 
 }  // namespace tw

@@ -22,6 +22,21 @@ namespace zero_event { constexpr uint32_t kFlag = 1, kName = 2, kPid = 3, kValue
 
 constexpr uint32_t kMaxCpus = 1024;
 
+// True when `payload` is exactly state (1) then cpu_id (2), both 32-bit varints, with cpu_id a
+// cpu we track: then `out` says all its ftrace_event args would.
+bool DecodeCanonicalCpuCounter(const proto::Field& payload, CpuCounterData* out) {
+  proto::Decoder d(payload);
+  proto::Field f;
+  uint32_t expect = cpu_counter::kState;
+  while (d.Next(&f)) {
+    if (f.id != expect || f.type != proto::kVarint || f.int_value > UINT32_MAX) return false;
+    if (f.id == cpu_counter::kState) out->value = static_cast<double>(f.int_value);
+    else out->cpu = static_cast<uint32_t>(f.int_value);
+    if (++expect > cpu_counter::kCpuId + 1) return false;
+  }
+  return !d.error() && expect == cpu_counter::kCpuId + 1 && out->cpu < kMaxCpus;
+}
+
 }  // namespace
 
 FtraceDecoder::FtraceDecoder(ImportContext* ctx) : ctx_(ctx) {}
@@ -181,6 +196,21 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
       ctx_->Push(queue, e);
       return;
     }
+    case event_f::kCpuFrequency:
+    case event_f::kCpuIdle: {
+      // The hot power events: when the payload is exactly (state, cpu_id), both varints in
+      // that order, the typed event alone carries the ftrace_event row (state and cpu_id as
+      // uint args, as the descriptor decodes them). Anything else takes the generic path.
+      Event e = base_event(event_id == event_f::kCpuFrequency ? EventType::kCpuFrequency
+                                                              : EventType::kCpuIdle);
+      if (DecodeCanonicalCpuCounter(payload, &e.cpu_counter)) {
+        e.cpu_counter.common_flags = common_flags;
+        e.ftrace_row = 1;
+        ctx_->Push(queue, e);
+        return;
+      }
+      break;
+    }
     default:
       break;
   }
@@ -233,7 +263,7 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
     case event_f::kCpuIdle: {
       Event e = base_event(event_id == event_f::kCpuFrequency ? EventType::kCpuFrequency
                                                               : EventType::kCpuIdle);
-      e.cpu_counter = CpuCounterData{b.cpu, 0};
+      e.cpu_counter = CpuCounterData{.cpu = b.cpu, .common_flags = 0, .value = 0};
       while (pd.Next(&p)) {
         if (p.id == cpu_counter::kState) e.cpu_counter.value = static_cast<double>(p.as_uint32());
         if (p.id == cpu_counter::kCpuId) e.cpu_counter.cpu = p.as_uint32();

@@ -208,7 +208,7 @@ bool FtraceTextDecoder::DecodeCpuCounter(const FtraceTextLine& line, const Ftrac
   const std::optional<double> value = ToCounterValue(args.Find("state"));
   if (!cpu || *cpu >= kMaxCpus || !value) return false;
   Event e = Base(line, type);
-  e.cpu_counter = CpuCounterData{static_cast<uint32_t>(*cpu), *value};
+  e.cpu_counter = CpuCounterData{.cpu = static_cast<uint32_t>(*cpu), .common_flags = 0, .value = *value};
   Push(line.cpu, e);
   return true;
 }
