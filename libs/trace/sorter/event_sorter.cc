@@ -13,6 +13,7 @@ bool Before(const Event& a, const Event& b) {
 }  // namespace
 
 EventSorter::~EventSorter() {
+  for (Event& e : batch_) e.Release();
   for (auto* queues : {&cpu_queues_, &seq_queues_}) {
     for (Queue& q : *queues) {
       for (Event& e : q.events) e.Release();
@@ -27,7 +28,33 @@ EventSorter::Queue& EventSorter::QueueAt(uint32_t id) {
   return queues[index];
 }
 
+void EventSorter::BeginBatch(uint32_t queue) {
+  batching_ = true;
+  batch_queue_ = queue;
+  batch_.clear();
+}
+
+void EventSorter::EndBatch() {
+  batching_ = false;
+  if (!std::is_sorted(batch_.begin(), batch_.end(),
+                      [](const Event& a, const Event& b) { return a.ts < b.ts; })) {
+    std::stable_sort(batch_.begin(), batch_.end(),
+                     [](const Event& a, const Event& b) { return a.ts < b.ts; });
+  }
+  for (Event& e : batch_) Enqueue(batch_queue_, std::move(e));
+  batch_.clear();
+}
+
 void EventSorter::Push(uint32_t queue, Event event) {
+  if (batching_ && queue == batch_queue_) {
+    batch_.push_back(std::move(event));
+    return;
+  }
+  Enqueue(queue, std::move(event));
+}
+
+// Push order is the tie-break on equal timestamps: a batch's events get theirs once ordered.
+void EventSorter::Enqueue(uint32_t queue, Event event) {
   event.seq = next_seq_++;
   if (event.ts < last_flushed_ts_) {
     // Too late to be ordered: the window already moved past it. Deliver it now rather than

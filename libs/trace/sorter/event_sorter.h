@@ -23,6 +23,13 @@ class EventSorter {
 
   // `queue` identifies the source: use QueueForCpu / QueueForSequence.
   void Push(uint32_t queue, Event event);
+  // Events pushed to `queue` between BeginBatch and EndBatch (one ftrace bundle: compact_sched
+  // columns and plain events decoded one kind after another) are ordered among themselves,
+  // stably by timestamp, before they join the queue. The result is what pushing them one by
+  // one gives, but a queue whose batches follow each other in time stays sorted, so Finish()
+  // merges instead of sorting it. Batches do not nest.
+  void BeginBatch(uint32_t queue);
+  void EndBatch();
   // Flushes every buffered event, in order.
   void Finish();
 
@@ -41,6 +48,7 @@ class EventSorter {
   };
 
   Queue& QueueAt(uint32_t id);
+  void Enqueue(uint32_t queue, Event event);
   void FlushUntil(int64_t limit);
 
   int64_t window_ns_;
@@ -53,6 +61,9 @@ class EventSorter {
   int64_t out_of_order_ = 0;
   size_t buffered_ = 0;
   size_t pushes_since_flush_ = 0;
+  bool batching_ = false;
+  uint32_t batch_queue_ = 0;
+  std::vector<Event> batch_;
 };
 
 }  // namespace tw

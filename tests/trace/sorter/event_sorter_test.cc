@@ -72,5 +72,35 @@ TEST(EventSorterTest, FreesHeapPayloads) {
   EXPECT_EQ(delivered, 1);  // ASan builds check the payload was freed exactly once
 }
 
+// A batch (one ftrace bundle decoded column by column) gives exactly what pushing its events one
+// by one gives: ties on ts keep push order, within the batch and against other queues.
+TEST(EventSorterTest, BatchOrdersLikeSinglePushes) {
+  struct In {
+    uint32_t queue;
+    int64_t ts;
+    int32_t pid;
+  };
+  // Queue 0's batch: switches (pid 1..3) then wakings (pid 11..13), interleaved in time; queue
+  // 1 pushes events with equal timestamps before and after the batch.
+  const std::vector<In> before = {{1, 20, 100}, {1, 40, 101}};
+  const std::vector<In> batch = {{0, 10, 1}, {0, 30, 2}, {0, 50, 3},
+                                 {0, 20, 11}, {0, 30, 12}, {0, 40, 13}};
+  const std::vector<In> after = {{1, 30, 102}, {0, 60, 4}};
+  auto run = [&](bool batched) {
+    std::vector<int32_t> pids;
+    EventSorter sorter(0, [&](Event& e) { pids.push_back(e.pid); });
+    for (const In& i : before) sorter.Push(i.queue, At(i.ts, i.pid));
+    if (batched) sorter.BeginBatch(0);
+    for (const In& i : batch) sorter.Push(i.queue, At(i.ts, i.pid));
+    if (batched) sorter.EndBatch();
+    for (const In& i : after) sorter.Push(i.queue, At(i.ts, i.pid));
+    sorter.Finish();
+    return pids;
+  };
+  const std::vector<int32_t> expected = {1, 100, 11, 2, 12, 102, 101, 13, 3, 4};
+  EXPECT_EQ(run(false), expected);
+  EXPECT_EQ(run(true), expected);
+}
+
 }  // namespace
 }  // namespace tw

@@ -92,6 +92,10 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
     if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, 0)) info.clock_offset += *t;
   }
 
+  // Every event of the bundle goes to its cpu's queue; the sorter orders the bundle's events
+  // (compact switches, compact wakings and plain events come one kind after another) so the
+  // queue stays sorted across bundles.
+  ctx_->sorter->BeginBatch(EventSorter::QueueForCpu(info.cpu));
   proto::Decoder d(bundle);
   proto::Field f;
   while (d.Next(&f)) {
@@ -101,6 +105,7 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
       DecodeCompactSched(info, f);
     }
   }
+  ctx_->sorter->EndBatch();
   (void)packet;
 }
 
