@@ -278,13 +278,18 @@ void EventRouter::WriteCpuCounterFtraceRow(const Event& e, bool freq) {
   const uint32_t utid = ctx_->processes.GetOrCreateThread(e.pid);
   ctx_->sched.Cpu(e.cpu);
   const CpuCounterData& c = e.cpu_counter;
-  const std::vector<Arg> args = {
-      Arg{state_key_, state_key_, ArgValue::Uint(static_cast<uint64_t>(c.value))},
-      Arg{cpu_id_key_, cpu_id_key_, ArgValue::Uint(c.cpu)}};
+  const uint64_t state = static_cast<uint64_t>(c.value);
+  // A trace repeats few (state, cpu) pairs: their arg set is looked up once.
+  auto [it, inserted] =
+      cpu_counter_arg_sets_.try_emplace((state << 11) | (uint64_t{c.cpu} << 1) | freq);
+  if (inserted) {
+    it->second = ctx_->args.AddArgSet({Arg{state_key_, state_key_, ArgValue::Uint(state)},
+                                       Arg{cpu_id_key_, cpu_id_key_, ArgValue::Uint(c.cpu)}});
+  }
   storage_->ftrace_event.Insert({.ts = e.ts,
                                  .name = freq ? cpu_frequency_name_ : cpu_idle_name_,
                                  .utid = utid,
-                                 .arg_set_id = ctx_->args.AddArgSet(args),
+                                 .arg_set_id = it->second,
                                  .common_flags = c.common_flags,
                                  .ucpu = e.cpu});
 }

@@ -63,6 +63,8 @@ class EventRouter {
   StringId cpu_id_key_ = kNullStringId;
   StringId cpu_frequency_name_ = kNullStringId;
   StringId cpu_idle_name_ = kNullStringId;
+  // (state << 11 | cpu << 1 | is_frequency) -> the arg set of that ftrace_event row.
+  absl::flat_hash_map<uint64_t, std::optional<uint32_t>> cpu_counter_arg_sets_;
 };
 
 }  // namespace tw
