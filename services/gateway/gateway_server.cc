@@ -77,6 +77,9 @@ absl::StatusOr<std::unique_ptr<GatewayServer>> GatewayServer::Create(GatewayOpti
 
   const size_t threads = static_cast<size_t>(std::max(4, o.http_threads));
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // Headers and body go out as separate writes: without TCP_NODELAY, Nagle holds the second
+  // behind the client's delayed ACK and every kept-alive request waits ~40 ms.
+  server.set_tcp_nodelay(true);
   // httplib reads (and drops) a body over this before a handler sees it; the upload route has
   // the largest limit, every other route checks its own.
   server.set_payload_max_length(
