@@ -48,7 +48,8 @@ void RelayEventStream(std::shared_ptr<EventCall> call, httplib::Response& res,
   if (!has_first) {
     const grpc::Status status = call->reader->Finish();
     if (!status.ok()) {
-      SendError(res, FromGrpc(status));
+      // A turn quota's refusal keeps the orchestrator's retry-after (429 + Retry-After).
+      SendError(res, WithRetryAfter(*call->context, FromGrpc(status)));
       return;
     }
   }
