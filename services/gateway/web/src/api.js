@@ -9,7 +9,40 @@ export class ApiError extends Error {
   }
 }
 
+// The bearer token (issue #16) when the gateway requires one: kept for this tab only
+// (sessionStorage), sent on every API call. A 401 raises `tracewise:unauthorized`, on which the
+// app asks for a token (main.jsx).
+const TOKEN_KEY = 'tracewise.token';
+
+export function token() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) || '';
+  } catch (_) {
+    return '';
+  }
+}
+
+export function setToken(value) {
+  try {
+    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch (_) {
+    // storage disabled: the token lasts until the page reloads
+  }
+}
+
+export function authHeaders(headers = {}) {
+  const t = token();
+  if (t) headers.Authorization = 'Bearer ' + t;
+  return headers;
+}
+
+export function noteStatus(status) {
+  if (status === 401) dispatchEvent(new CustomEvent('tracewise:unauthorized'));
+}
+
 async function errorFrom(response) {
+  noteStatus(response.status);
   let code = 'HTTP_' + response.status;
   let message = response.statusText || 'request failed';
   try {
@@ -25,7 +58,7 @@ async function errorFrom(response) {
 }
 
 export async function call(method, path, body) {
-  const init = { method, headers: { Accept: 'application/json' } };
+  const init = { method, headers: authHeaders({ Accept: 'application/json' }) };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -59,6 +92,26 @@ export const api = {
     `/api/sessions/${encodeURIComponent(id)}/turns/${turn}/export?format=${format}`,
 };
 
+// Downloads an API resource (a report export) with the token: a plain link cannot send the
+// Authorization header. Returns false when no token is set (the link's own download works).
+export async function downloadWithToken(path) {
+  if (!token()) return false;
+  const response = await fetch(path, { headers: authHeaders() });
+  if (!response.ok) throw await errorFrom(response);
+  const blob = await response.blob();
+  const disposition = response.headers.get('Content-Disposition') || '';
+  const name = (/filename="?([^";]+)"?/.exec(disposition) || [])[1] || 'tracewise-report';
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return true;
+}
+
 // Uploads a file as the raw request body (streamed by the gateway to trace-query), reporting
 // progress as a fraction. XMLHttpRequest, because fetch() has no upload progress.
 export function uploadTrace(file, onProgress) {
@@ -66,6 +119,7 @@ export function uploadTrace(file, onProgress) {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/traces?name=${encodeURIComponent(file.name)}`);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    if (token()) xhr.setRequestHeader('Authorization', 'Bearer ' + token());
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
@@ -76,6 +130,7 @@ export function uploadTrace(file, onProgress) {
       } catch (_) {
         // handled below
       }
+      noteStatus(xhr.status);
       if (xhr.status >= 200 && xhr.status < 300 && body) {
         onProgress(1);
         resolve(body);

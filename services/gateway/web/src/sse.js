@@ -2,13 +2,13 @@
 // resume, which EventSource cannot send after a page reload. Parsing is eventsource-parser's.
 
 import { createParser } from 'eventsource-parser';
-import { ApiError } from './api.js';
+import { ApiError, authHeaders, noteStatus } from './api.js';
 
 // Reads one SSE response; calls onEvent({seq, turn, kind, payload, unix_ns}) for each session
 // event, resolves with {ended: true} on the server's `end` event or {ended: false} when the
 // connection dropped first (the caller resumes from the last seq it saw).
 export async function streamEvents({ url, method = 'GET', body, lastEventId, onEvent, signal }) {
-  const headers = { Accept: 'text/event-stream' };
+  const headers = authHeaders({ Accept: 'text/event-stream' });
   if (lastEventId != null) headers['Last-Event-ID'] = String(lastEventId);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(url, {
@@ -18,6 +18,7 @@ export async function streamEvents({ url, method = 'GET', body, lastEventId, onE
     signal,
   });
   if (!response.ok) {
+    noteStatus(response.status);
     let code = 'HTTP_' + response.status;
     let message = response.statusText;
     try {

@@ -6,7 +6,15 @@ import { renderMarkdown } from './markdown.js';
 import { EvidenceTable, rowDomId } from './evidence_table.jsx';
 import { LinkedText } from './finding_text.jsx';
 import { formatDurationNs, SEVERITY_ORDER } from './format.js';
-import { api } from './api.js';
+import { api, downloadWithToken, token } from './api.js';
+
+// With a bearer token the export links download through fetch (a link cannot send the token).
+function exportWithToken(event) {
+  if (!token()) return;
+  event.preventDefault();
+  const href = event.currentTarget.getAttribute('href');
+  downloadWithToken(href).catch((e) => alert('Export failed: ' + e.message));
+}
 
 function Markdown({ text }) {
   // renderMarkdown escapes raw HTML and sanitizes the result (markdown.js).
@@ -208,13 +216,13 @@ export function TurnView({ turn, sessionId, traceStart, running }) {
           <span class="muted small">
             {turn.done.status} {turn.done.stop_reason ? '— ' + turn.done.stop_reason : ''}
           </span>
-          <a class="button" href={api.exportUrl(sessionId, turn.index, 'html')} download>
+          <a class="button" href={api.exportUrl(sessionId, turn.index, 'html')} download onClick={exportWithToken}>
             Export report
           </a>
-          <a class="muted small" href={api.exportUrl(sessionId, turn.index, 'md')} download>
+          <a class="muted small" href={api.exportUrl(sessionId, turn.index, 'md')} download onClick={exportWithToken}>
             Markdown
           </a>
-          <a class="muted small" href={api.exportUrl(sessionId, turn.index, 'json')} download>
+          <a class="muted small" href={api.exportUrl(sessionId, turn.index, 'json')} download onClick={exportWithToken}>
             JSON
           </a>
         </div>
