@@ -61,6 +61,30 @@ std::string LinkedHtml(const std::string& text, const json& links) {
   return out;
 }
 
+// Text from the trace in a Markdown table cell: an inline code span, so it reads as data and
+// nothing in it (markup, links, a would-be instruction) renders as the report's own words. The
+// fence is longer than any backtick run inside; pipes stay escaped for the table.
+std::string MdCode(const std::string& text) {
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  std::string body;
+  for (char c : text) {
+    if (c == '|') {
+      body += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      body += ' ';
+    } else {
+      body += c;
+    }
+  }
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`' || body.front() == ' ');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
 std::string MdEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -401,7 +425,8 @@ std::string RenderReportMarkdown(const json& report, const json& provenance) {
     for (size_t r = 0; r < rows.size() && r < kMaxRows; ++r) {
       absl::StrAppend(&m, "|");
       for (size_t c = 0; c < rows[r].size(); ++c) {
-        absl::StrAppend(&m, " ", MdEscape(FormatCell(rows[r][c], c < types.size() ? types[c] : "")),
+        const std::string cell = FormatCell(rows[r][c], c < types.size() ? types[c] : "");
+        absl::StrAppend(&m, " ", rows[r][c].is_string() && !cell.empty() ? MdCode(cell) : MdEscape(cell),
                         " |");
       }
       absl::StrAppend(&m, "\n");

@@ -1,6 +1,9 @@
 // POST /api/traces (upload), GET /api/traces, GET /api/traces/{id}, GET /api/traces/{id}/overview.
 
+#include <openssl/evp.h>
+
 #include <algorithm>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "libs/rpc/channel_security.h"
@@ -12,6 +15,33 @@ namespace tw::gateway {
 namespace {
 
 constexpr size_t kChunkBytes = 1 << 20;  // one UploadTraceRequest chunk
+
+// SHA-256 of the body as it streams past. With tenancy on, a trace's id is the tenant's own id
+// for its content (libs/auth/tenant_ids), not the content hash, so the gateway reports the hash
+// it saw itself.
+class StreamDigest {
+ public:
+  StreamDigest() : ctx_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (ctx_ && EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1) ctx_.reset();
+  }
+  void Update(const char* data, size_t n) {
+    if (ctx_) EVP_DigestUpdate(ctx_.get(), data, n);
+  }
+  std::string Hex() {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (!ctx_ || EVP_DigestFinal_ex(ctx_.get(), md, &n) != 1) return "";
+    std::string out;
+    for (unsigned int i = 0; i < n; ++i) {
+      out += "0123456789abcdef"[md[i] >> 4];
+      out += "0123456789abcdef"[md[i] & 15];
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx_;
+};
 
 bool IsHexSha256(const std::string& s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -52,6 +82,7 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
   chunk.reserve(kChunkBytes);
   int64_t received = 0;
   bool over = false;
+  StreamDigest digest;
   auto flush = [&] {
     if (!forwarded.ok() || chunk.empty()) return;
     forwarded = (*upload)->Write(chunk);
@@ -65,6 +96,7 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
     }
     if (!forwarded.ok()) return true;  // refused: read and drop the rest
     chunk.append(data, n);
+    digest.Update(data, n);
     if (chunk.size() >= kChunkBytes) flush();
     return true;
   });
@@ -95,7 +127,7 @@ void Upload(GatewayContext& ctx, const httplib::Request& req, httplib::Response&
   }
   SendJson(res, result->already_stored ? 200 : 201,
            {{"trace_id", result->trace_id},
-            {"sha256", result->trace_id},
+            {"sha256", digest.Hex()},
             {"name", name},
             {"size_bytes", result->size_bytes},
             {"already_stored", result->already_stored}});
