@@ -141,6 +141,25 @@ AnswerLine ComposeAnswer(const std::string& question, const strategy::QuestionIn
   }
   const bool asks_healthy = scene && strategy::QuestionReader::AsksHealthy(question, *scene);
   std::string text;
+  // A signal measures the scene's loudest symptom only (a power signal sees capped clocks, not
+  // wakeups); when the scene's own analysis found a cause the signal does not measure, the
+  // answer leads with that finding instead of a healthy verdict the findings contradict.
+  const ReportFinding* unsignalled = nullptr;
+  if (!own->problem) {
+    const ReportFinding* f = MainCause(findings, plan.primary);
+    if (f && !f->cause.empty() && f->severity <= FindingSeverity::kMedium) unsignalled = f;
+  }
+  if (unsignalled) {
+    if (intent.yes_no) text = asks_healthy ? "No — " : "Yes — ";
+    absl::StrAppend(&text, scene && !scene->title.empty() ? absl::AsciiStrToLower(scene->title) : plan.primary,
+                    ": ", unsignalled->title);
+    out.evidence.insert(out.evidence.end(), unsignalled->evidence.begin(), unsignalled->evidence.end());
+    if (!elsewhere.empty()) absl::StrAppend(&text, "; the trace also shows that ", absl::StrJoin(elsewhere, "; and "));
+    out.text = Sentence(text);
+    std::sort(out.evidence.begin(), out.evidence.end());
+    out.evidence.erase(std::unique(out.evidence.begin(), out.evidence.end()), out.evidence.end());
+    return out;
+  }
   if (intent.yes_no) text = (asks_healthy == !own->problem) ? "Yes — " : "No — ";
   absl::StrAppend(&text, Stated(scene, *own, out.evidence));
   if (own->problem) absl::StrAppend(&text, cause_of(plan.primary));

@@ -214,5 +214,35 @@ TEST_F(CpuSkillsOnScenariosTest, ThermalThrottlingSeesTheZonesAndTheCap) {
   EXPECT_TRUE(Findings(smooth, "ceiling_drop").empty());
 }
 
+TEST_F(CpuSkillsOnScenariosTest, RunnableCulpritsAreTheHogThreadsAndCapsAreTheCappedCpus) {
+  Scenario& s = Get("scroll_cpu_contention");
+  ASSERT_NE(s.trace, nullptr);
+  const tracegen::GroundTruth& t = s.truth;
+  ASSERT_GT(t.cpu_hog_threads, 0);
+  const SkillRunResult r = Run(s, "runnable_culprits", App(s));
+  const StepResult* threads = Step(r, "threads");
+  ASSERT_TRUE(threads && static_cast<int>(threads->rows.size()) >= t.cpu_hog_threads);
+  // The hog's threads ran while the UI threads waited, ahead of everyone else.
+  for (int i = 0; i < t.cpu_hog_threads; ++i) EXPECT_EQ(Str(*threads, i, "process_name"), t.cpu_hog_process) << i;
+  const StepResult* processes = Step(r, "processes");
+  ASSERT_TRUE(processes && !processes->rows.empty());
+  EXPECT_EQ(Str(*processes, 0, "process_name"), t.cpu_hog_process);
+  const auto culprit = Findings(r, "culprit");
+  ASSERT_FALSE(culprit.empty());
+  EXPECT_NE(culprit[0]->title.find(t.cpu_hog_process), std::string::npos) << culprit[0]->title;
+  EXPECT_EQ(culprit[0]->cause, "cpu_runnable");
+
+  // cpu_frequency_caps: the thermal scenario's capped CPUs at the cap, none on the smooth scroll.
+  Scenario& thermal = Get("scroll_thermal");
+  const SkillRunResult caps = Run(thermal, "cpu_frequency_caps");
+  const StepResult* c = Step(caps, "caps");
+  ASSERT_TRUE(c && c->rows.size() == thermal.truth.thermal_capped_cpus.size());
+  for (size_t i = 0; i < c->rows.size(); ++i) {
+    EXPECT_EQ(Int(*c, i, "cpu"), thermal.truth.thermal_capped_cpus[i]);
+    EXPECT_EQ(Int(*c, i, "capped_khz"), thermal.truth.thermal_cap_khz);
+  }
+  EXPECT_TRUE(Step(Run(Get("scroll_smooth"), "cpu_frequency_caps"), "caps")->rows.empty());
+}
+
 }  // namespace
 }  // namespace tw::skills

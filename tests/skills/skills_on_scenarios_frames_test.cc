@@ -145,5 +145,62 @@ TEST_F(FrameSkillsOnScenariosTest, FrameDetailShowsRenderThreadWaitingForTheGpu)
   EXPECT_GE(checked, 3);
 }
 
+TEST_F(FrameSkillsOnScenariosTest, RenderThreadWaitsAreTheInjectedGpuWaits) {
+  Scenario& s = Get("scroll_renderthread_gpu");
+  ASSERT_NE(s.trace, nullptr);
+  int64_t gpu_frames = 0;
+  for (const tracegen::JankyFrame& f : s.truth.janky_frames) gpu_frames += f.cause == "gpu_wait";
+  ASSERT_GT(gpu_frames, 1);
+  const SkillRunResult r = Run(s, "render_thread_waits", App(s));
+  const StepResult* waits = Step(r, "waits");
+  ASSERT_NE(waits, nullptr);
+  const int gpu = RowWhere(*waits, "kind", "waiting for GPU completion");
+  ASSERT_GE(gpu, 0);
+  EXPECT_EQ(Int(*waits, gpu, "waits"), gpu_frames);
+  EXPECT_EQ(Int(*waits, gpu, "in_late_frames"), gpu_frames);
+  const auto late = Findings(r, "waits_in_late_frames");
+  ASSERT_FALSE(late.empty());
+  EXPECT_EQ(late[0]->cause, "render_thread");
+  // On the smooth scroll RenderThread never waits in a late frame.
+  Scenario& smooth = Get("scroll_smooth");
+  EXPECT_TRUE(Findings(Run(smooth, "render_thread_waits", App(smooth)), "waits_in_late_frames").empty());
+}
+
+TEST_F(FrameSkillsOnScenariosTest, SlowdownReasonsAndJankOverTimeNameTheThermalCap) {
+  for (int fps : {60, 120}) {
+    Scenario& s = Get("scroll_thermal", fps);
+    ASSERT_NE(s.trace, nullptr);
+    const tracegen::GroundTruth& t = s.truth;
+    SCOPED_TRACE(fps);
+    // Late frames ran at the cap; on-time frames faster.
+    const SkillRunResult slow = Run(s, "frame_slowdown_reasons", App(s));
+    const StepResult* factors = Step(slow, "factors");
+    ASSERT_NE(factors, nullptr);
+    const int clock = RowWhere(*factors, "factor", "cpu_frequency");
+    ASSERT_GE(clock, 0);
+    EXPECT_EQ(Int(*factors, clock, "late_value"), t.thermal_cap_khz);
+    EXPECT_GT(Num(*factors, clock, "on_time"), 1.5 * t.thermal_cap_khz);
+    const auto slow_clock = Findings(slow, "slow_clock");
+    ASSERT_EQ(slow_clock.size(), 1u);
+    EXPECT_EQ(slow_clock[0]->cause, "cpu_frequency");
+    // Over time: the second half is janky at the capped clock, the first is not.
+    const SkillRunResult over = Run(s, "jank_over_time", App(s));
+    const StepResult* halves = Step(over, "halves");
+    ASSERT_NE(halves, nullptr);
+    const int first = RowWhere(*halves, "part", "first_half"), second = RowWhere(*halves, "part", "second_half");
+    ASSERT_TRUE(first >= 0 && second >= 0);
+    EXPECT_GT(Num(*halves, second, "jank_pct"), Num(*halves, first, "jank_pct"));
+    EXPECT_EQ(Int(*halves, second, "big_khz"), t.thermal_cap_khz);
+    const auto fell = Findings(over, "clock_fell");
+    ASSERT_EQ(fell.size(), 1u);
+    EXPECT_EQ(fell[0]->cause, "cpu_frequency");
+  }
+  // A smooth scroll does not get worse over time.
+  Scenario& smooth = Get("scroll_smooth");
+  const SkillRunResult over = Run(smooth, "jank_over_time", App(smooth));
+  EXPECT_TRUE(Findings(over, "worse_later").empty());
+  EXPECT_TRUE(Findings(over, "clock_fell").empty());
+}
+
 }  // namespace
 }  // namespace tw::skills

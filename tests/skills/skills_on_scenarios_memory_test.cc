@@ -86,5 +86,44 @@ TEST_F(MemorySkillsOnScenariosTest, MemoryTrendShowsTheAppGrowingAndTheRestStead
             "which is empty in this trace");
 }
 
+TEST_F(MemorySkillsOnScenariosTest, MemoryPressureSkillsCountTheKillsReclaimsAndKswapd) {
+  Scenario& s = Get("memory_pressure");
+  ASSERT_NE(s.trace, nullptr);
+  const tracegen::GroundTruth& t = s.truth;
+  ASSERT_EQ(t.lmk_victims.size(), 3u);
+  ASSERT_GT(t.direct_reclaims, 2);
+  // lmk_kills: the victims, in the order lmkd killed them.
+  const SkillRunResult kills = Run(s, "lmk_kills");
+  const StepResult* k = Step(kills, "kills");
+  ASSERT_TRUE(k && k->rows.size() == t.lmk_victims.size());
+  for (size_t i = 0; i < t.lmk_victims.size(); ++i) EXPECT_EQ(Str(*k, i, "process_name"), t.lmk_victims[i]);
+  ASSERT_EQ(Findings(kills, "kills").size(), 1u);
+  EXPECT_EQ(Findings(kills, "kills")[0]->cause, "lmk");
+  // direct_reclaim: only the app's main thread, once per planted reclaim; the reclaim took at
+  // least the planted work (it ran at whatever clock the CPU had).
+  const SkillRunResult reclaim = Run(s, "direct_reclaim");
+  const StepResult* rc = Step(reclaim, "reclaims");
+  ASSERT_TRUE(rc && rc->rows.size() == 1);
+  EXPECT_EQ(Int(*rc, 0, "tid"), t.app_main_tid);
+  EXPECT_EQ(Int(*rc, 0, "is_main_thread"), 1);
+  EXPECT_EQ(Int(*rc, 0, "reclaims"), t.direct_reclaims);
+  EXPECT_GE(Int(*rc, 0, "total_dur"), t.direct_reclaim_ns);
+  ASSERT_EQ(Findings(reclaim, "main_thread_reclaim").size(), 1u);
+  // kswapd_activity: kswapd0's CPU time is its sched time.
+  const SkillRunResult kswapd = Run(s, "kswapd_activity");
+  const StepResult* kw = Step(kswapd, "kswapd");
+  ASSERT_TRUE(kw && kw->rows.size() == 1);
+  EXPECT_EQ(Str(*kw, 0, "thread_name"), "kswapd0");
+  EXPECT_EQ(Int(*kw, 0, "cpu_ns"), QueryInt(s, "SELECT SUM(s.dur) FROM sched s JOIN thread t USING (utid) "
+                                               "WHERE t.name = 'kswapd0' AND s.dur > 0"));
+  EXPECT_EQ(Findings(kswapd, "busy").size(), 1u);
+
+  // The steady twin: no kills, no reclaim on app threads, kswapd not busy.
+  Scenario& steady = Get("memory_steady");
+  EXPECT_TRUE(Step(Run(steady, "lmk_kills"), "kills")->rows.empty());
+  EXPECT_TRUE(Step(Run(steady, "direct_reclaim"), "reclaims")->rows.empty());
+  EXPECT_TRUE(Findings(Run(steady, "kswapd_activity"), "busy").empty());
+}
+
 }  // namespace
 }  // namespace tw::skills

@@ -141,5 +141,23 @@ TEST_F(OverviewSkillsOnScenariosTest, RefreshRateIsTheRateTheScenarioRanAt) {
   EXPECT_EQ(Findings(none, "unknown").size(), 1u);
 }
 
+TEST_F(OverviewSkillsOnScenariosTest, TraceFactsCountTheDevicesCpusAndTheirBusyShare) {
+  {
+    Scenario& s = Get("scroll_smooth");
+    ASSERT_NE(s.trace, nullptr);
+    const SkillRunResult r = Run(s, "trace_facts");
+    const StepResult* facts = Step(r, "facts");
+    ASSERT_TRUE(facts && facts->rows.size() == 1);
+    EXPECT_EQ(Int(*facts, 0, "cpus"), 8);  // the CPUs, not the threads
+    EXPECT_EQ(Int(*facts, 0, "threads"), QueryInt(s, "SELECT COUNT(*) FROM thread WHERE tid != 0"));
+    const int64_t busy = QueryInt(s, "SELECT SUM(dur) FROM sched WHERE utid != 0 AND dur > 0");
+    const int64_t span = QueryInt(s, "SELECT end_ts - start_ts FROM trace_bounds");
+    EXPECT_NEAR(Num(*facts, 0, "cpu_busy_pct"), 100.0 * busy / (8.0 * span), 0.06);
+    // The longest slice is work, not a frame timeline entry (named by its token).
+    EXPECT_EQ(QueryInt(s, "SELECT COUNT(*) FROM actual_frame_timeline_slice WHERE name = '" +
+                              Str(*facts, 0, "longest_slice") + "'"), 0);
+  }
+}
+
 }  // namespace
 }  // namespace tw::skills

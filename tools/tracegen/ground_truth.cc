@@ -112,6 +112,11 @@ std::string GroundTruth::ToJson() const {
                             {"direct_reclaims", direct_reclaims},
                             {"direct_reclaim_ns", direct_reclaim_ns}};
   }
+  if (wakeups_planted > 0 || oneway_calls > 0) {
+    j["power"] = {{"wakeup_process", wakeup_process}, {"wakeup_thread", wakeup_thread},
+                  {"wakeups", wakeups_planted}, {"oneway_method", oneway_method},
+                  {"oneway_calls", oneway_calls}, {"fsync_thread", fsync_thread}, {"fsyncs", fsyncs}};
+  }
   if (slow_input_events > 0) {
     j["slow_input"] = {{"events", slow_input_events}, {"slice", slow_input_slice}};
   }

@@ -104,6 +104,15 @@ struct GroundTruth {
   std::vector<std::string> lmk_victims;
   int64_t direct_reclaims = 0;
   int64_t direct_reclaim_ns = 0;
+  // Power: the thread that wakes the CPUs from idle (planted wakeups), and the oneway binder
+  // flood beside it (calls made, the AIDL method).
+  std::string wakeup_process, wakeup_thread;
+  int64_t wakeups_planted = 0;
+  std::string oneway_method;
+  int64_t oneway_calls = 0;
+  // File syncs (f2fs fsync) made by `fsync_thread` of the wakeup process.
+  std::string fsync_thread;
+  int64_t fsyncs = 0;
   // Input handling: events whose handler took long, and the slice that did the work.
   int64_t slow_input_events = 0;
   std::string slow_input_slice;

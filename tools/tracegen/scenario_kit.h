@@ -98,5 +98,7 @@ void InputSlow(AndroidWorld& w, const Params& p, Scenario& s);
 void InputFast(AndroidWorld& w, const Params& p, Scenario& s);
 void MemoryPressure(AndroidWorld& w, const Params& p, Scenario& s);
 void MemorySteady(AndroidWorld& w, const Params& p, Scenario& s);
+void IdleWakeups(AndroidWorld& w, const Params& p, Scenario& s);
+void IdleQuiet(AndroidWorld& w, const Params& p, Scenario& s);
 
 }  // namespace tw::tracegen

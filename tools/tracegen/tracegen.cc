@@ -46,6 +46,8 @@ const std::vector<Entry>& Registry() {
       {{"input_fast", "taps handled in a few ms (clean twin of input_slow)", 4.0}, InputFast, true, 8, 3, 0.12},
       {{"memory_pressure", "kswapd busy, direct reclaim on the main thread, lmkd kills cached apps, RSS grows", 3.0}, MemoryPressure, true, 8, 3, 0.12},
       {{"memory_steady", "a scroll with memory polled and steady (clean twin of memory_pressure)", 3.0}, MemorySteady, true, 8, 3, 0.12},
+      {{"idle_wakeups", "an idle screen while a sync service's timer wakes the CPUs every 2 ms and floods system_server with oneway binder calls", 3.0}, IdleWakeups, true, 8, 3, 0.03},
+      {{"idle_quiet", "an idle screen, nothing keeping the CPUs awake (clean twin of idle_wakeups)", 3.0}, IdleQuiet, true, 8, 3, 0.03},
       {{"large", "a long busy scroll with heavy background load, for benchmarks (millions of events)", 20.0}, Large, true, 48, 7, 0.012, 50'000},
   };
   return kEntries;

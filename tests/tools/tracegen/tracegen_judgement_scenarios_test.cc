@@ -233,5 +233,35 @@ TEST(TracegenJudgementTest, DeviceModelsChangeTheCoresAndTheCappedCluster) {
   EXPECT_FALSE(GenerateTrace(o, ::tw::testing::ProcessTempDir() + "/bad.pftrace").ok());
 }
 
+TEST(TracegenJudgementTest, IdleWakeupsPlantsATimerAOnewayFloodAndFsyncsAndTheQuietTwinNone) {
+  for (double seconds : {2.0, 4.0}) {
+    Generated g = Generate("idle_wakeups", seconds);
+    ASSERT_NE(g.trace, nullptr);
+    const GroundTruth& t = g.truth;
+    EXPECT_EQ(t.planted_causes, (std::vector<std::string>{"power_wakeups", "binder_flood"}));
+    // A wakeup every ~2 ms, a oneway call every ~4 ms, a sync every ~100 ms, from 50 ms in.
+    const double active = seconds - 0.1;
+    EXPECT_NEAR(static_cast<double>(t.wakeups_planted), active / 0.00205, active / 0.00205 * 0.1) << seconds;
+    EXPECT_NEAR(static_cast<double>(t.oneway_calls), active / 0.00407, active / 0.00407 * 0.1) << seconds;
+    EXPECT_NEAR(static_cast<double>(t.fsyncs), active / 0.1045, 2) << seconds;
+    // What the trace holds agrees: one run of the timer thread per wakeup (a run the scheduler
+    // preempted shows as two sched slices), the oneway transactions, the syncs.
+    const int64_t timer_slices =
+        QueryInt(*g.trace, "SELECT COUNT(*) FROM sched s JOIN thread t USING (utid) WHERE t.name = '" +
+                               t.wakeup_thread + "' AND s.dur > 0");
+    EXPECT_GE(timer_slices, t.wakeups_planted);
+    EXPECT_LE(timer_slices, t.wakeups_planted * 102 / 100);
+    EXPECT_EQ(QueryInt(*g.trace, "INCLUDE PERFETTO MODULE android.binder; SELECT COUNT(*) FROM "
+                                 "android_binder_txns WHERE is_sync = 0 AND aidl_name = '" + t.oneway_method + "'"),
+              t.oneway_calls);
+    EXPECT_EQ(QueryInt(*g.trace, "SELECT COUNT(*) FROM ftrace_event WHERE name = 'f2fs_sync_file_exit'"), t.fsyncs);
+  }
+  Generated quiet = Generate("idle_quiet", 3);
+  ASSERT_NE(quiet.trace, nullptr);
+  EXPECT_TRUE(quiet.truth.planted_causes.empty());
+  EXPECT_EQ(QueryInt(*quiet.trace, "SELECT COUNT(*) FROM process WHERE name = 'com.example.sync'"), 0);
+  EXPECT_EQ(QueryInt(*quiet.trace, "SELECT COUNT(*) FROM ftrace_event WHERE name GLOB 'f2fs_sync_file_*'"), 0);
+}
+
 }  // namespace
 }  // namespace tw::tracegen

@@ -113,7 +113,7 @@ int64_t JankyWithCause(const GroundTruth& t, const std::string& cause) {
 }
 
 TEST(TracegenTest, ListsEveryScenarioWithADescription) {
-  EXPECT_EQ(Scenarios().size(), 23u);
+  EXPECT_EQ(Scenarios().size(), 25u);
   for (const ScenarioInfo& s : Scenarios()) {
     EXPECT_NE(std::string(s.description), "");
   }
