@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "libs/common/status_macros.h"
 
 namespace tw::agent {
 namespace {
@@ -88,9 +89,42 @@ CREATE TABLE IF NOT EXISTS artifacts(
   json TEXT NOT NULL, PRIMARY KEY(session_id, artifact_id));
 CREATE TABLE IF NOT EXISTS notes(
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, note TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS continuations(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn INTEGER NOT NULL, state BLOB NOT NULL, created_ns INTEGER NOT NULL,
+  UNIQUE(session_id, turn));
+CREATE TABLE IF NOT EXISTS client_tool_requests(
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, request_id TEXT NOT NULL,
+  continuation_id INTEGER NOT NULL, turn INTEGER NOT NULL, ordinal INTEGER NOT NULL,
+  tool TEXT NOT NULL, arguments TEXT NOT NULL, deadline_ns INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending', result_json TEXT NOT NULL DEFAULT '', image BLOB,
+  image_mime TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '',
+  settled_ns INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session_id, request_id));
+CREATE INDEX IF NOT EXISTS client_tool_requests_by_continuation
+  ON client_tool_requests(continuation_id, state);
+CREATE INDEX IF NOT EXISTS client_tool_requests_by_deadline
+  ON client_tool_requests(state, deadline_ns);
 )sql";
 
+ClientToolState StateFromName(const std::string& name) {
+  if (name == "answered") return ClientToolState::kAnswered;
+  if (name == "timed_out") return ClientToolState::kTimedOut;
+  if (name == "cancelled") return ClientToolState::kCancelled;
+  return ClientToolState::kPending;
+}
+
 }  // namespace
+
+const char* ClientToolStateName(ClientToolState state) {
+  switch (state) {
+    case ClientToolState::kPending: return "pending";
+    case ClientToolState::kAnswered: return "answered";
+    case ClientToolState::kTimedOut: return "timed_out";
+    case ClientToolState::kCancelled: return "cancelled";
+  }
+  return "pending";
+}
 
 absl::StatusOr<std::unique_ptr<SqliteSessionStore>> SqliteSessionStore::Open(const std::string& path) {
   sqlite3* db = nullptr;
@@ -234,16 +268,26 @@ absl::Status SqliteSessionStore::FinishTurn(const std::string& session, int turn
                                             const std::string& status_text,
                                             const std::string& report_json) {
   std::lock_guard<std::mutex> lock(mu_);
-  Stmt s(db_,
-         "UPDATE turns SET status = ?, finished_ns = ?, report_json = ? "
-         "WHERE session_id = ? AND turn = ?");
-  s.Bind(status_text).Bind(NowNs()).Bind(report_json).Bind(session).Bind(static_cast<int64_t>(turn));
-  auto status = s.Run();
-  if (!status.ok()) return status;
-  if (sqlite3_changes(db_) == 0) {
-    return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
-  }
-  return absl::OkStatus();
+  return InTransaction([&]() -> absl::Status {
+    const int64_t now = NowNs();
+    Stmt s(db_,
+           "UPDATE turns SET status = ?, finished_ns = ?, report_json = ? "
+           "WHERE session_id = ? AND turn = ?");
+    s.Bind(status_text).Bind(now).Bind(report_json).Bind(session).Bind(static_cast<int64_t>(turn));
+    RETURN_IF_ERROR(s.Run());
+    if (sqlite3_changes(db_) == 0) {
+      return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
+    }
+    // A turn that ends while it waits (interrupted, cancelled) leaves no continuation behind.
+    Stmt cancel(db_,
+                "UPDATE client_tool_requests SET state = 'cancelled', settled_ns = ?, image = NULL "
+                "WHERE session_id = ? AND turn = ? AND state = 'pending'");
+    cancel.Bind(now).Bind(session).Bind(static_cast<int64_t>(turn));
+    RETURN_IF_ERROR(cancel.Run());
+    Stmt drop(db_, "DELETE FROM continuations WHERE session_id = ? AND turn = ?");
+    drop.Bind(session).Bind(static_cast<int64_t>(turn));
+    return drop.Run();
+  });
 }
 
 absl::StatusOr<std::vector<TurnInfo>> SqliteSessionStore::Turns(const std::string& session) {
@@ -363,6 +407,223 @@ absl::Status SqliteSessionStore::AddUsage(const std::string& session, const Toke
   if (!status.ok()) return status;
   if (sqlite3_changes(db_) == 0) return absl::NotFoundError(absl::StrCat("unknown session '", session, "'"));
   return absl::OkStatus();
+}
+
+absl::Status SqliteSessionStore::SetSessionTrace(const std::string& session,
+                                                 const std::string& trace_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "UPDATE sessions SET trace_id = ?, updated_ns = ? WHERE id = ?");
+  s.Bind(trace_id).Bind(NowNs()).Bind(session);
+  RETURN_IF_ERROR(s.Run());
+  if (sqlite3_changes(db_) == 0) return absl::NotFoundError(absl::StrCat("unknown session '", session, "'"));
+  return absl::OkStatus();
+}
+
+// ---- client-tool continuations ----
+
+absl::Status SqliteSessionStore::InTransaction(const std::function<absl::Status()>& body) {
+  // IMMEDIATE takes the write lock up front: another process on the same file waits (busy
+  // timeout) instead of interleaving, so every read-then-write below is atomic.
+  RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE;"));
+  absl::Status status = body();
+  if (status.ok()) status = Exec("COMMIT;");
+  if (!status.ok()) Exec("ROLLBACK;").IgnoreError();
+  return status;
+}
+
+absl::Status SqliteSessionStore::SaveContinuation(const std::string& session, int turn,
+                                                  const std::string& state,
+                                                  const std::vector<ClientToolRequest>& requests) {
+  if (requests.empty()) {
+    return absl::InvalidArgumentError("a continuation waits for at least one client-tool request");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  return InTransaction([&]() -> absl::Status {
+    RETURN_IF_ERROR(RequireSession(session));
+    Stmt t(db_, "SELECT status FROM turns WHERE session_id = ? AND turn = ?");
+    t.Bind(session).Bind(static_cast<int64_t>(turn));
+    if (t.Step() != SQLITE_ROW) {
+      return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
+    }
+    const std::string status = t.Text(0);
+    if (status != kTurnRunning) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "turn ", turn, " of session '", session, "' is ", status, ", not running: it cannot pause"));
+    }
+    const int64_t now = NowNs();
+    Stmt c(db_, "INSERT INTO continuations(session_id, turn, state, created_ns) VALUES(?,?,?,?)");
+    c.Bind(session).Bind(static_cast<int64_t>(turn)).BindBlob(state).Bind(now);
+    RETURN_IF_ERROR(c.Run());
+    const int64_t continuation_id = sqlite3_last_insert_rowid(db_);
+    int64_t ordinal = 0;
+    for (const ClientToolRequest& r : requests) {
+      Stmt exists(db_, "SELECT 1 FROM client_tool_requests WHERE session_id = ? AND request_id = ?");
+      exists.Bind(session).Bind(r.request_id);
+      if (exists.Step() == SQLITE_ROW) {
+        return absl::AlreadyExistsError(absl::StrCat("client-tool request '", r.request_id,
+                                                     "' already exists in session '", session, "'"));
+      }
+      Stmt insert(db_,
+                  "INSERT INTO client_tool_requests(session_id, request_id, continuation_id, turn, "
+                  "ordinal, tool, arguments, deadline_ns) VALUES(?,?,?,?,?,?,?,?)");
+      insert.Bind(session).Bind(r.request_id).Bind(continuation_id).Bind(static_cast<int64_t>(turn))
+          .Bind(ordinal++).Bind(r.tool).Bind(r.arguments).Bind(r.deadline_ns);
+      RETURN_IF_ERROR(insert.Run());
+    }
+    Stmt wait(db_, "UPDATE turns SET status = ? WHERE session_id = ? AND turn = ?");
+    wait.Bind(std::string(kTurnWaitingForClient)).Bind(session).Bind(static_cast<int64_t>(turn));
+    return wait.Run();
+  });
+}
+
+absl::StatusOr<AnswerReceipt> SqliteSessionStore::AnswerClientTool(const std::string& session,
+                                                                   const std::string& request_id,
+                                                                   const ClientToolAnswer& answer) {
+  const int outcomes = !answer.result_json.empty() + !answer.image.empty() + !answer.error.empty();
+  if (outcomes != 1) {
+    return absl::InvalidArgumentError(
+        "a client-tool answer is exactly one of a JSON result, an image or an error");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  AnswerReceipt receipt;
+  RETURN_IF_ERROR(InTransaction([&]() -> absl::Status {
+    RETURN_IF_ERROR(RequireSession(session));
+    Stmt r(db_,
+           "SELECT state, turn, continuation_id, tool FROM client_tool_requests "
+           "WHERE session_id = ? AND request_id = ?");
+    r.Bind(session).Bind(request_id);
+    if (r.Step() != SQLITE_ROW) {
+      return absl::NotFoundError(absl::StrCat("no client-tool request '", request_id,
+                                              "' in session '", session, "'"));
+    }
+    const std::string state = r.Text(0);
+    receipt.turn = static_cast<int>(r.Int(1));
+    const int64_t continuation_id = r.Int(2);
+    if (state != "pending") {
+      const char* what = state == "answered"    ? "was already answered"
+                         : state == "timed_out" ? "timed out before this answer (the model was told)"
+                                                : "was cancelled with its turn";
+      return absl::FailedPreconditionError(absl::StrCat("client-tool request '", request_id, "' (",
+                                                        r.Text(3), ") ", what));
+    }
+    Stmt u(db_,
+           "UPDATE client_tool_requests SET state = 'answered', result_json = ?, image = ?, "
+           "image_mime = ?, error = ?, settled_ns = ? WHERE session_id = ? AND request_id = ?");
+    u.Bind(answer.result_json).BindBlob(answer.image).Bind(answer.image_mime).Bind(answer.error)
+        .Bind(NowNs()).Bind(session).Bind(request_id);
+    RETURN_IF_ERROR(u.Run());
+    Stmt n(db_,
+           "SELECT COUNT(*) FROM client_tool_requests WHERE continuation_id = ? AND state = 'pending'");
+    n.Bind(continuation_id);
+    if (n.Step() != SQLITE_ROW) return n.Error();
+    receipt.pending = static_cast<int>(n.Int(0));
+    return absl::OkStatus();
+  }));
+  return receipt;
+}
+
+absl::StatusOr<std::vector<ContinuationKey>> SqliteSessionStore::ExpireClientTools(int64_t now_ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<ContinuationKey> touched;
+  RETURN_IF_ERROR(InTransaction([&]() -> absl::Status {
+    Stmt due(db_,
+             "SELECT DISTINCT session_id, turn FROM client_tool_requests "
+             "WHERE state = 'pending' AND deadline_ns <= ? ORDER BY session_id, turn");
+    due.Bind(now_ns);
+    while (due.Step() == SQLITE_ROW) touched.push_back({due.Text(0), static_cast<int>(due.Int(1))});
+    if (touched.empty()) return absl::OkStatus();
+    Stmt u(db_,
+           "UPDATE client_tool_requests SET state = 'timed_out', settled_ns = ? "
+           "WHERE state = 'pending' AND deadline_ns <= ?");
+    u.Bind(NowNs()).Bind(now_ns);
+    return u.Run();
+  }));
+  return touched;
+}
+
+absl::StatusOr<std::vector<ContinuationKey>> SqliteSessionStore::ReadyContinuations(int limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "SELECT c.session_id, c.turn FROM continuations c WHERE NOT EXISTS ("
+         "SELECT 1 FROM client_tool_requests r WHERE r.continuation_id = c.id AND r.state = 'pending') "
+         "ORDER BY c.created_ns, c.id LIMIT ?");
+  if (!s.ok()) return s.Error();
+  s.Bind(static_cast<int64_t>(limit));
+  std::vector<ContinuationKey> out;
+  while (s.Step() == SQLITE_ROW) out.push_back({s.Text(0), static_cast<int>(s.Int(1))});
+  return out;
+}
+
+absl::StatusOr<Continuation> SqliteSessionStore::ReadContinuation(const std::string& session, int turn) {
+  Stmt c(db_, "SELECT id, state FROM continuations WHERE session_id = ? AND turn = ?");
+  c.Bind(session).Bind(static_cast<int64_t>(turn));
+  if (c.Step() != SQLITE_ROW) {
+    return absl::NotFoundError(absl::StrCat("turn ", turn, " of session '", session,
+                                            "' has no continuation (not waiting, or claimed already)"));
+  }
+  Continuation out;
+  out.session_id = session;
+  out.turn = turn;
+  const int64_t id = c.Int(0);
+  out.state = c.Text(1);
+  Stmt r(db_,
+         "SELECT request_id, tool, arguments, deadline_ns, state, result_json, image, image_mime, "
+         "error, settled_ns FROM client_tool_requests WHERE continuation_id = ? ORDER BY ordinal");
+  r.Bind(id);
+  while (r.Step() == SQLITE_ROW) {
+    ClientToolSlot slot;
+    slot.request = {r.Text(0), r.Text(1), r.Text(2), r.Int(3)};
+    slot.state = StateFromName(r.Text(4));
+    slot.answer = {r.Text(5), r.Text(6), r.Text(7), r.Text(8)};
+    slot.settled_ns = r.Int(9);
+    out.tools.push_back(std::move(slot));
+  }
+  return out;
+}
+
+absl::StatusOr<Continuation> SqliteSessionStore::ClaimContinuation(const std::string& session, int turn,
+                                                                   bool even_if_pending) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Continuation out;
+  RETURN_IF_ERROR(InTransaction([&]() -> absl::Status {
+    RETURN_IF_ERROR(RequireSession(session));
+    ASSIGN_OR_RETURN(out, ReadContinuation(session, turn));
+    int pending = 0;
+    for (const ClientToolSlot& slot : out.tools) pending += slot.state == ClientToolState::kPending;
+    if (pending > 0 && !even_if_pending) {
+      return absl::FailedPreconditionError(absl::StrCat("turn ", turn, " of session '", session,
+                                                        "' still waits for ", pending,
+                                                        " client-tool request(s)"));
+    }
+    const int64_t now = NowNs();
+    // The requests stay (settled) so late answers get a precise status; their payloads go.
+    Stmt settle(db_,
+                "UPDATE client_tool_requests SET state = CASE state WHEN 'pending' THEN 'cancelled' "
+                "ELSE state END, settled_ns = CASE settled_ns WHEN 0 THEN ? ELSE settled_ns END, "
+                "image = NULL, result_json = '' WHERE session_id = ? AND turn = ? AND "
+                "continuation_id = (SELECT id FROM continuations WHERE session_id = ? AND turn = ?)");
+    settle.Bind(now).Bind(session).Bind(static_cast<int64_t>(turn)).Bind(session)
+        .Bind(static_cast<int64_t>(turn));
+    RETURN_IF_ERROR(settle.Run());
+    Stmt drop(db_, "DELETE FROM continuations WHERE session_id = ? AND turn = ?");
+    drop.Bind(session).Bind(static_cast<int64_t>(turn));
+    RETURN_IF_ERROR(drop.Run());
+    Stmt run(db_, "UPDATE turns SET status = ? WHERE session_id = ? AND turn = ?");
+    run.Bind(std::string(kTurnRunning)).Bind(session).Bind(static_cast<int64_t>(turn));
+    return run.Run();
+  }));
+  return out;
+}
+
+absl::StatusOr<Continuation> SqliteSessionStore::PeekContinuation(const std::string& session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  RETURN_IF_ERROR(RequireSession(session));
+  Stmt c(db_, "SELECT turn FROM continuations WHERE session_id = ? ORDER BY turn DESC LIMIT 1");
+  c.Bind(session);
+  if (c.Step() != SQLITE_ROW) {
+    return absl::NotFoundError(absl::StrCat("no turn of session '", session, "' waits for the client"));
+  }
+  return ReadContinuation(session, static_cast<int>(c.Int(0)));
 }
 
 }  // namespace tw::agent

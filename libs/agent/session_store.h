@@ -1,10 +1,22 @@
 #pragma once
 // Durable session state for the orchestrator (DESIGN.md §6): sessions, their turns, the event
 // stream with per-session sequence numbers (so a client can resume from a sequence after a
-// disconnect), artifacts, notes and token usage. A restarted orchestrator opens the same store
-// and carries on. `SqliteSessionStore` keeps it in one SQLite file (WAL; committed events survive a process crash).
+// disconnect), artifacts, notes, token usage, and the continuations of turns paused for
+// client-side tools. A restarted orchestrator opens the same store and carries on.
+// `SqliteSessionStore` keeps it in one SQLite file (WAL; committed events survive a process
+// crash); a PostgreSQL implementation shares it between orchestrator replicas.
+//
+// Implementing the interface: every method is one atomic step, also across processes that share
+// the store (several orchestrators on one database): sequence numbers stay unique and gapless per
+// session, a client-tool request is settled exactly once (answered or timed out), and a
+// continuation is claimed by exactly one caller. Status codes are part of the contract (the
+// orchestrator passes them to clients): NOT_FOUND for unknown sessions, turns, requests and
+// continuations, FAILED_PRECONDITION for a state that does not allow the call, ALREADY_EXISTS for
+// a duplicate id. tests/agent/session_store_contract.h is the conformance suite: instantiate it
+// with a factory for a new implementation.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <chrono>
@@ -33,12 +45,17 @@ struct SessionInfo {
   int64_t cost_micro_usd = 0;
 };
 
+// Turn statuses. A turn starts running; it may pause (waiting_for_client) and run again any
+// number of times; it ends with one of the final statuses.
+inline constexpr char kTurnRunning[] = "running";
+inline constexpr char kTurnWaitingForClient[] = "waiting_for_client";
+
 struct TurnInfo {
   int index = 0;
   std::string question;
   std::string mode;
   std::string scene;
-  std::string status;  // running | done | error | cancelled | interrupted
+  std::string status;  // running | waiting_for_client | done | error | cancelled | interrupted
   int64_t started_ns = 0;
   int64_t finished_ns = 0;
   std::string report_json;
@@ -58,6 +75,65 @@ struct TokenUsage {
   int64_t output_tokens = 0;
   int64_t cached_tokens = 0;
   int64_t cost_micro_usd = 0;
+};
+
+// ---- Continuations of turns paused for client-side tools (DESIGN.md §5) ----
+// When the model calls tools that run in the client (select_slice, capture_view, ...), the turn
+// saves a continuation — an opaque state blob written by the turn runner — and one request per
+// client tool call, then frees its thread. Each request is settled once: answered
+// (AnswerClientTool) or timed out (ExpireClientTools). When none is pending, one orchestrator
+// claims the continuation (ClaimContinuation) and resumes the turn from it.
+
+struct ClientToolRequest {
+  std::string request_id;  // unique within its session
+  std::string tool;
+  std::string arguments;   // JSON text as the model sent it
+  int64_t deadline_ns = 0;  // Unix ns; still pending then, the request times out
+};
+
+// How a client answered. Exactly one of: a JSON result, an image, an error.
+struct ClientToolAnswer {
+  std::string result_json;
+  std::string image;       // bytes
+  std::string image_mime;  // e.g. image/png
+  std::string error;
+};
+
+// A request stays in the store after its continuation is claimed (answers dropped), so a late
+// or repeated answer is told precisely what happened to it.
+enum class ClientToolState {
+  kPending,
+  kAnswered,
+  kTimedOut,
+  kCancelled,  // its continuation was claimed while it was pending (the turn was cancelled)
+};
+const char* ClientToolStateName(ClientToolState state);
+
+struct ClientToolSlot {
+  ClientToolRequest request;
+  ClientToolState state = ClientToolState::kPending;
+  ClientToolAnswer answer;  // when answered
+  int64_t settled_ns = 0;   // Unix ns when answered or timed out; 0 while pending
+};
+
+struct Continuation {
+  std::string session_id;
+  int turn = 0;
+  std::string state;                  // opaque to the store (bytes)
+  std::vector<ClientToolSlot> tools;  // in the order they were saved
+};
+
+struct ContinuationKey {
+  std::string session_id;
+  int turn = 0;
+  bool operator==(const ContinuationKey& o) const { return session_id == o.session_id && turn == o.turn; }
+};
+
+// What AnswerClientTool settled: the turn the request belongs to and how many requests of its
+// continuation are still pending (0: the continuation can be claimed).
+struct AnswerReceipt {
+  int turn = 0;
+  int pending = 0;
 };
 
 class SessionStore {
@@ -126,6 +202,42 @@ class SessionStore {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
+
+  // Points the session at another trace (a session switching trace). Turns and events stay.
+  virtual absl::Status SetSessionTrace(const std::string& session, const std::string& trace_id) = 0;
+
+  // ---- client-tool continuations ----
+  // Pauses a running turn: stores its continuation and requests (at least one), and the turn's
+  // status becomes waiting_for_client. NOT_FOUND: unknown session or turn; FAILED_PRECONDITION:
+  // the turn is not running (e.g. it already waits); ALREADY_EXISTS: a request id already used
+  // in the session. Nothing is stored when it fails.
+  virtual absl::Status SaveContinuation(const std::string& session, int turn,
+                                        const std::string& state,
+                                        const std::vector<ClientToolRequest>& requests) = 0;
+  // Settles a pending request with the client's answer. NOT_FOUND: unknown session, or no such
+  // request in it; FAILED_PRECONDITION: already answered, timed out, or cancelled (the message
+  // says which).
+  virtual absl::StatusOr<AnswerReceipt> AnswerClientTool(const std::string& session,
+                                                         const std::string& request_id,
+                                                         const ClientToolAnswer& answer) = 0;
+  // Settles every pending request whose deadline is <= now_ns as timed out and returns the
+  // continuations it touched. A request an answer settled first is left alone, and vice versa.
+  virtual absl::StatusOr<std::vector<ContinuationKey>> ExpireClientTools(int64_t now_ns) = 0;
+  // Continuations no request of which is pending any more: ready to claim (e.g. the process that
+  // settled the last request died before claiming). At most `limit`, oldest first.
+  virtual absl::StatusOr<std::vector<ContinuationKey>> ReadyContinuations(int limit) = 0;
+  // Takes a continuation to resume (or, with `even_if_pending`, to cancel) it: returns it with
+  // its requests and answers, removes it from the store (requests still pending become
+  // cancelled) and sets the turn running again, all at once — of racing callers exactly one
+  // gets it. NOT_FOUND: no continuation (none saved, or
+  // claimed already); FAILED_PRECONDITION: a request is still pending and !even_if_pending. A
+  // shared store also resets the turn's lease (no owner, a first lease), so the claimer's
+  // RenewTurnLease takes it and no replica takes the resumed turn for a dead one's.
+  virtual absl::StatusOr<Continuation> ClaimContinuation(const std::string& session, int turn,
+                                                         bool even_if_pending = false) = 0;
+  // The session's waiting continuation without taking it (GetSession's pending requests);
+  // NOT_FOUND when no turn of the session waits.
+  virtual absl::StatusOr<Continuation> PeekContinuation(const std::string& session) = 0;
 };
 
 class SqliteSessionStore : public SessionStore {
@@ -156,12 +268,26 @@ class SqliteSessionStore : public SessionStore {
   absl::Status AddNote(const std::string& session, const std::string& note) override;
   absl::StatusOr<std::vector<std::string>> Notes(const std::string& session) override;
   absl::Status AddUsage(const std::string& session, const TokenUsage& usage) override;
+  absl::Status SetSessionTrace(const std::string& session, const std::string& trace_id) override;
+  absl::Status SaveContinuation(const std::string& session, int turn, const std::string& state,
+                                const std::vector<ClientToolRequest>& requests) override;
+  absl::StatusOr<AnswerReceipt> AnswerClientTool(const std::string& session,
+                                                 const std::string& request_id,
+                                                 const ClientToolAnswer& answer) override;
+  absl::StatusOr<std::vector<ContinuationKey>> ExpireClientTools(int64_t now_ns) override;
+  absl::StatusOr<std::vector<ContinuationKey>> ReadyContinuations(int limit) override;
+  absl::StatusOr<Continuation> ClaimContinuation(const std::string& session, int turn,
+                                                 bool even_if_pending = false) override;
+  absl::StatusOr<Continuation> PeekContinuation(const std::string& session) override;
 
  private:
   explicit SqliteSessionStore(sqlite3* db) : db_(db) {}
   absl::Status Exec(const char* sql);
   absl::Status AddMissingColumns();
   absl::Status RequireSession(const std::string& id);
+  // Runs `body` inside BEGIN IMMEDIATE ... COMMIT (ROLLBACK when it fails).
+  absl::Status InTransaction(const std::function<absl::Status()>& body);
+  absl::StatusOr<Continuation> ReadContinuation(const std::string& session, int turn);
 
   sqlite3* db_;
   std::mutex mu_;  // one writer at a time; sequence numbers are assigned under it
