@@ -193,6 +193,25 @@ class AnthropicDecoder : public ResponseDecoder {
 
 json TextBlock(const std::string& text) { return {{"type", "text"}, {"text", text}}; }
 
+json ImageBlock(const ImageContent& image) {
+  return {{"type", "image"},
+          {"source", {{"type", "base64"}, {"media_type", image.mime_type}, {"data", ImageBase64(image)}}}};
+}
+
+// Text and images as content blocks; for a model without vision, a note per image instead.
+json ContentBlocks(const std::string& text, const std::vector<ImageContent>& images, bool vision) {
+  json blocks = json::array();
+  std::string all = text;
+  if (!vision) {
+    for (const ImageContent& image : images) absl::StrAppend(&all, all.empty() ? "" : "\n", ImageOmittedNote(image));
+  }
+  if (!all.empty()) blocks.push_back(TextBlock(all));  // empty text blocks are rejected
+  if (vision) {
+    for (const ImageContent& image : images) blocks.push_back(ImageBlock(image));
+  }
+  return blocks;
+}
+
 // Appends content blocks to the conversation, merging with the previous message when it has
 // the same role: the protocol wants user and assistant to alternate, and all tool results
 // answering one assistant turn in a single user message.
@@ -208,7 +227,7 @@ void AppendBlocks(json& messages, const char* role, json blocks) {
 
 }  // namespace
 
-json BuildAnthropicMessagesBody(const ChatRequest& request, const std::string& model) {
+json BuildAnthropicMessagesBody(const ChatRequest& request, const std::string& model, bool images) {
   json body = {{"model", model}, {"max_tokens", request.options.max_tokens}};
   json system = json::array();
   if (!request.system.cacheable_prefix.empty()) {
@@ -223,8 +242,7 @@ json BuildAnthropicMessagesBody(const ChatRequest& request, const std::string& m
   for (const Message& m : request.messages) {
     switch (m.role) {
       case Role::kUser:
-        // Empty text blocks are rejected by the API.
-        AppendBlocks(messages, "user", m.text.empty() ? json::array() : json::array({TextBlock(m.text)}));
+        AppendBlocks(messages, "user", ContentBlocks(m.text, m.images, images));
         break;
       case Role::kAssistant: {
         json blocks = json::array();
@@ -240,7 +258,13 @@ json BuildAnthropicMessagesBody(const ChatRequest& request, const std::string& m
         break;
       }
       case Role::kTool: {
-        json result = {{"type", "tool_result"}, {"tool_use_id", m.tool_call_id}, {"content", m.text}};
+        json result = {{"type", "tool_result"}, {"tool_use_id", m.tool_call_id}};
+        // A tool's image (capture_view) goes inside its tool_result, beside the text.
+        if (m.images.empty()) {
+          result["content"] = m.text;
+        } else {
+          result["content"] = ContentBlocks(m.text, m.images, images);
+        }
         if (m.tool_error) result["is_error"] = true;
         AppendBlocks(messages, "user", json::array({std::move(result)}));
         break;
@@ -285,7 +309,7 @@ absl::StatusOr<ChatResponse> AnthropicMessagesProvider::Chat(const ChatRequest& 
   while (!base.empty() && base.back() == '/') base.pop_back();
   http.url = absl::EndsWith(base, "/v1") ? base + "/messages" : base + "/v1/messages";
   // Trace text may hold invalid UTF-8: replace it rather than throw.
-  http.body = BuildAnthropicMessagesBody(request, model)
+  http.body = BuildAnthropicMessagesBody(request, model, settings_.images)
                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   http.headers.push_back({"anthropic-version", settings_.anthropic_version});
   AddStandardHeaders(settings_, AuthStyle::kXApiKey, request.options.stream, http);

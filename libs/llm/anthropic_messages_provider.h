@@ -16,7 +16,9 @@
 namespace tw::llm {
 
 // The request body for `request` (exposed for tests and debugging).
-nlohmann::json BuildAnthropicMessagesBody(const ChatRequest& request, const std::string& model);
+// `images`: the model accepts image content (else images become text notes).
+nlohmann::json BuildAnthropicMessagesBody(const ChatRequest& request, const std::string& model,
+                                          bool images = true);
 
 // Decodes a streamed (message_start ... message_stop events) or whole message response.
 std::unique_ptr<ResponseDecoder> MakeAnthropicDecoder(bool stream,

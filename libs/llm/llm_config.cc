@@ -89,6 +89,15 @@ absl::Status ApplySetting(const std::string& key, const std::string& value,
     c.max_attempts = static_cast<int>(std::clamp<int64_t>(attempts, 1, 20));
   } else if (key == "budget_usd") {
     RETURN_IF_ERROR(ParseDouble(value, where, c.budget_usd));
+  } else if (key == "images") {
+    const std::string v = Lower(value);
+    if (v == "on" || v == "true" || v == "1" || v == "yes") {
+      c.images = true;
+    } else if (v == "off" || v == "false" || v == "0" || v == "no") {
+      c.images = false;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": expected on or off, got '", value, "'"));
+    }
   } else {
     return absl::InvalidArgumentError(absl::StrCat(where, ": unknown setting '", key, "'"));
   }
@@ -98,7 +107,7 @@ absl::Status ApplySetting(const std::string& key, const std::string& value,
 const char* const kEnvSettings[] = {"provider",         "base_url",        "model",
                                     "light_model",      "auth",            "connect_timeout_ms",
                                     "idle_timeout_ms",  "timeout_ms",      "retry_backoff_ms",
-                                    "max_attempts",     "budget_usd"};
+                                    "max_attempts",     "budget_usd",      "images"};
 
 std::string EnvName(const std::string& key) {
   std::string upper = key;
@@ -258,6 +267,7 @@ ProviderSettings ToProviderSettings(const LlmConfig& config, bool light_model) {
   s.retry.max_attempts = config.max_attempts;
   s.retry.initial_backoff_ms = config.initial_backoff_ms;
   s.retry.max_backoff_ms = std::max<int64_t>(config.initial_backoff_ms, s.retry.max_backoff_ms);
+  s.images = config.images;
   return s;
 }
 

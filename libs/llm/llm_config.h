@@ -12,6 +12,7 @@
 //   TRACEWISE_LLM_AUTH         bearer | x-api-key | api-key | none (default per provider)
 //   TRACEWISE_LLM_CONNECT_TIMEOUT_MS, TRACEWISE_LLM_IDLE_TIMEOUT_MS, TRACEWISE_LLM_TIMEOUT_MS,
 //   TRACEWISE_LLM_MAX_ATTEMPTS, TRACEWISE_LLM_RETRY_BACKOFF_MS, TRACEWISE_LLM_BUDGET_USD
+//   TRACEWISE_LLM_IMAGES       on | off: whether the model accepts images (default on)
 //   TRACEWISE_LLM_CONFIG       a config file to read when no path is given
 // Config file (YAML; the same keys under `llm:`, see libs/llm/README.md), plus `api_key_env`
 // (the variable holding the key) and `prices` (per-model overrides of the price table).
@@ -45,6 +46,7 @@ struct LlmConfig {
   int max_attempts = 4;
   int64_t initial_backoff_ms = 1000;
   double budget_usd = 0;  // 0 = no budget
+  bool images = true;     // the model accepts image content (client tools' capture_view)
   PriceTable prices = PriceTable::Defaults();
 
   bool configured() const { return provider != ProviderKind::kNone; }

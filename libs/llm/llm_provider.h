@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "libs/llm/image_content.h"
 
 namespace tw::llm {
 
@@ -34,7 +35,9 @@ struct Message {
   std::vector<ToolCall> tool_calls;  // assistant only
   std::string tool_call_id;         // tool only: the call this result answers
   bool tool_error = false;          // tool only: the result reports a failure
+  std::vector<ImageContent> images;  // user and tool messages
 };
+
 
 struct ToolSchema {
   std::string name;

@@ -229,17 +229,39 @@ bool HostIsOpenAi(const std::string& base_url) {
   return base_url.find("://api.openai.com") != std::string::npos;
 }
 
+json ImageUrlPart(const ImageContent& image) {
+  return {{"type", "image_url"}, {"image_url", {{"url", ImageDataUrl(image)}}}};
+}
+
+// Text with images as image_url parts, or with a note per image for models without vision.
+json UserContent(const std::string& text, const std::vector<ImageContent>& images, bool vision) {
+  if (images.empty()) return text;
+  if (!vision) {
+    std::string out = text;
+    for (const ImageContent& image : images) absl::StrAppend(&out, "\n", ImageOmittedNote(image));
+    return out;
+  }
+  json parts = json::array();
+  if (!text.empty()) parts.push_back({{"type", "text"}, {"text", text}});
+  for (const ImageContent& image : images) parts.push_back(ImageUrlPart(image));
+  return parts;
+}
+
 }  // namespace
 
 json BuildOpenAiChatBody(const ChatRequest& request, const std::string& model,
-                         bool max_completion_tokens) {
+                         bool max_completion_tokens, bool images) {
   json messages = json::array();
   const std::string system = request.system.Joined();
   if (!system.empty()) messages.push_back({{"role", "system"}, {"content", system}});
-  for (const Message& m : request.messages) {
+  // Tool messages carry text only: the images of a run of tool results follow it in one user
+  // message (after the last tool message, so every tool_call still gets its answer first).
+  json tool_images = json::array();
+  for (size_t i = 0; i < request.messages.size(); ++i) {
+    const Message& m = request.messages[i];
     switch (m.role) {
       case Role::kUser:
-        messages.push_back({{"role", "user"}, {"content", m.text}});
+        messages.push_back({{"role", "user"}, {"content", UserContent(m.text, m.images, images)}});
         break;
       case Role::kAssistant: {
         json a = {{"role", "assistant"}};
@@ -257,12 +279,26 @@ json BuildOpenAiChatBody(const ChatRequest& request, const std::string& model,
         messages.push_back(std::move(a));
         break;
       }
-      case Role::kTool:
+      case Role::kTool: {
         // The protocol has no error flag for tool results: say it in the content.
-        messages.push_back({{"role", "tool"},
-                            {"tool_call_id", m.tool_call_id},
-                            {"content", m.tool_error ? "ERROR: " + m.text : m.text}});
+        std::string content = m.tool_error ? "ERROR: " + m.text : m.text;
+        if (!m.images.empty() && images) {
+          absl::StrAppend(&content, "\n[", m.images.size(),
+                          " image(s) returned by this call follow in the next user message.]");
+          tool_images.push_back({{"type", "text"},
+                                 {"text", absl::StrCat("Image(s) returned by tool call ", m.tool_call_id, ":")}});
+          for (const ImageContent& image : m.images) tool_images.push_back(ImageUrlPart(image));
+        } else {
+          for (const ImageContent& image : m.images) absl::StrAppend(&content, "\n", ImageOmittedNote(image));
+        }
+        messages.push_back({{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"content", content}});
+        const bool last_of_run = i + 1 == request.messages.size() || request.messages[i + 1].role != Role::kTool;
+        if (last_of_run && !tool_images.empty()) {
+          messages.push_back({{"role", "user"}, {"content", std::move(tool_images)}});
+          tool_images = json::array();
+        }
         break;
+      }
     }
   }
   json body = {{"model", model}, {"messages", std::move(messages)}};
@@ -302,7 +338,7 @@ absl::StatusOr<ChatResponse> OpenAiChatProvider::Chat(const ChatRequest& request
   HttpRequest http;
   http.url = JoinUrl(settings_.base_url, "/chat/completions");
   // Trace text may hold invalid UTF-8: replace it rather than throw.
-  http.body = BuildOpenAiChatBody(request, model, completion_tokens)
+  http.body = BuildOpenAiChatBody(request, model, completion_tokens, settings_.images)
                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   AddStandardHeaders(settings_, AuthStyle::kBearer, request.options.stream, http);
   const TransportSettings transport = TransportFor("openai", settings_, &pool_);

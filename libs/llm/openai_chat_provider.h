@@ -16,8 +16,9 @@
 namespace tw::llm {
 
 // The request body for `request` (exposed for tests and debugging).
+// `images`: the model accepts image content (else images become text notes).
 nlohmann::json BuildOpenAiChatBody(const ChatRequest& request, const std::string& model,
-                                   bool max_completion_tokens);
+                                   bool max_completion_tokens, bool images = true);
 
 // Decodes a streamed (SSE chunks) or whole chat.completion response into a ChatResponse,
 // calling `callbacks` as text, tool calls and usage arrive.

@@ -35,6 +35,8 @@ struct ProviderSettings {
   std::optional<bool> openai_max_completion_tokens;
   // Anthropic only: the anthropic-version header.
   std::string anthropic_version = "2023-06-01";
+  // Whether the model accepts image content; when false images become a text note.
+  bool images = true;
 };
 
 }  // namespace tw::llm
