@@ -8,6 +8,7 @@ const char* AgentEventKindName(AgentEventKind kind) {
     case AgentEventKind::kTextDelta: return "text_delta";
     case AgentEventKind::kToolCall: return "tool_call";
     case AgentEventKind::kToolResult: return "tool_result";
+    case AgentEventKind::kClientToolRequest: return "client_tool_request";
     case AgentEventKind::kDataEnvelope: return "data_envelope";
     case AgentEventKind::kPlan: return "plan";
     case AgentEventKind::kHypothesis: return "hypothesis";

@@ -1,7 +1,7 @@
 #pragma once
 // What the agent tells its client while it works (DESIGN.md §6): progress, streamed text, tool
 // calls and results, data envelopes, plan and hypothesis updates, findings, verifier issues,
-// the conclusion, errors, usage and done. The orchestrator numbers them per session, persists
+// the conclusion, errors, usage and done, and the requests of client-side tools. The orchestrator numbers them per session, persists
 // them and streams them; the CLI prints them.
 
 #include <functional>
@@ -15,7 +15,10 @@ enum class AgentEventKind {
   kProgress,        // scene, mode, iteration, "verifying", ...
   kTextDelta,       // streamed model text (thought while tools follow, answer at the end)
   kToolCall,        // {id, tool, arguments}
-  kToolResult,      // {id, tool, ok, summary, artifacts}
+  kToolResult,      // {id, tool, ok, summary, artifacts[, client, request_id]}
+  // The model called a client-side tool: {request_id, tool, arguments, deadline_unix_ns,
+  // timeout_ms}; the turn waits until SubmitToolResult answers it (or it times out).
+  kClientToolRequest,
   kDataEnvelope,    // {artifact, title, columns, rows (first few), total_rows}
   kPlan,            // {plan} after submit/revise/update
   kHypothesis,      // {hypotheses} after submit/resolve

@@ -5,11 +5,20 @@
 // it back with a correction prompt (at most `max_corrections` rounds, a second only when the
 // issues changed). Limits on model calls, tokens, cost and wall time end the turn with the best
 // partial report — the skills' own findings and what the model wrote — never with nothing.
+//
+// Client-side tools (client_tools.h): when the model calls one the caller offered, the loop either
+// runs it at once through ClientToolHooks::run_now (the CLI), or pauses: it hands its whole state
+// to ClientToolHooks::pause (the orchestrator persists it as the turn's continuation), emits one
+// `client_tool_request` event per call and returns with `waiting` set, holding no thread.
+// Resume() carries on from that state once the client's answers are in (or timed out).
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "absl/status/status.h"
 #include "libs/agent/agent_events.h"
@@ -17,6 +26,7 @@
 #include "libs/agent/agent_session.h"
 #include "libs/agent/agent_tools.h"
 #include "libs/agent/analysis_report.h"
+#include "libs/agent/session_store.h"
 #include "libs/llm/llm_provider.h"
 #include "libs/strategy/strategy_library.h"
 #include "libs/verify/verifier.h"
@@ -33,12 +43,28 @@ struct AgentLimits {
   int failure_watchdog = 3;          // consecutive tool failures before a warning to the model
 };
 
+// How the model's client-tool calls reach the client. With neither hook set, a client tool the
+// model calls fails with a message saying the client cannot run it.
+struct ClientToolHooks {
+  // Runs a client tool in this process at once (e.g. `chat` printing an annotation); nullopt
+  // when it cannot.
+  std::function<std::optional<ClientToolAnswer>(const ClientToolRequest&)> run_now;
+  // Persists a pause — the loop's state and the requests — before any client_tool_request
+  // event goes out. OK: the turn pauses; an error: the calls fail with it and the turn goes on.
+  std::function<absl::Status(const nlohmann::json& state, const std::vector<ClientToolRequest>&)> pause;
+  // How long the client has to answer a paused request.
+  int64_t timeout_ms = 120'000;
+  // New request ids; empty = random "ct-" ids.
+  std::function<std::string()> new_request_id;
+};
+
 struct AgentLoopOptions {
   AgentLimits limits;
   int prompt_token_budget = 24'000;
   llm::RequestOptions request;
   // Prices the usage so far (from libs/llm's cost table); empty = cost unknown (no cost limit).
   std::function<double(const llm::Usage&)> cost_of;
+  ClientToolHooks client_tools;
 };
 
 struct TurnRequest {
@@ -48,6 +74,11 @@ struct TurnRequest {
   TurnContext context;        // trace context, selection, prior findings
   // Earlier turns of the session (user questions and final answers) for follow-ups.
   std::vector<llm::Message> history;
+  // The client-side tools the caller can run (client_tools.h); only these are offered.
+  std::vector<std::string> client_tools;
+  // The selection's time window: skills that take start_ts/end_ts get it unless the model says
+  // otherwise (ToolContext::scope).
+  std::optional<TimeWindow> scope;
 };
 
 struct TurnOutcome {
@@ -62,6 +93,10 @@ struct TurnOutcome {
   std::vector<llm::Message> messages;  // this turn's conversation (question first)
   int64_t overhead_ns = 0;   // time spent outside the model calls (tools included)
   int64_t tool_ns = 0;       // of which running tools
+  // The turn paused for the client: `client_requests` went out, no report yet and no `done`
+  // event; Resume() continues it.
+  bool waiting = false;
+  std::vector<ClientToolRequest> client_requests;
 };
 
 class AgentLoop {
@@ -75,8 +110,19 @@ class AgentLoop {
   // `cancelled` is polled between steps and during streaming; may be empty.
   TurnOutcome Run(const TurnRequest& request, AgentSession& session, const AgentEventSink& emit,
                   const std::function<bool()>& cancelled = {});
+  // Carries on a paused turn from the state ClientToolHooks::pause received. `answers` settle its
+  // client requests (a request without an answer counts as cancelled); `session` is replaced by
+  // the paused turn's. A state that cannot be read ends the turn with INVALID_ARGUMENT.
+  TurnOutcome Resume(const nlohmann::json& state, const std::vector<ClientToolSlot>& answers,
+                     AgentSession& session, const AgentEventSink& emit,
+                     const std::function<bool()>& cancelled = {});
 
  private:
+  struct LoopState;
+  // The model ↔ tools loop from `state` until the turn concludes, stops or pauses.
+  TurnOutcome Drive(LoopState& state, AgentSession& session, const AgentEventSink& emit,
+                    const std::function<bool()>& cancelled);
+
   llm::LlmProvider& llm_;
   const strategy::StrategyLibrary& strategies_;
   ToolContext tools_;

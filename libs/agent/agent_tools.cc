@@ -4,9 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "libs/agent/client_tools.h"
 #include "libs/agent/comparison_tools.h"
 #include "libs/agent/result_summary.h"
 #include "libs/agent/schema_lookup.h"
+#include "libs/agent/selection_scope.h"
 #include "libs/agent/tool_support.h"
 #include "libs/agent/trace_data.h"
 
@@ -29,6 +31,13 @@ bool ToolBox::IsDataTool(const std::string& name) {
 }
 
 std::vector<ToolSpec> ToolBox::Specs() const {
+  std::vector<ToolSpec> specs = DataSpecs();
+  // The client's tools (UI actions) in either mode, and only those the caller can run.
+  for (ToolSpec& spec : ClientToolSpecs(ctx_.client_tools)) specs.push_back(std::move(spec));
+  return specs;
+}
+
+std::vector<ToolSpec> ToolBox::DataSpecs() const {
   std::vector<ToolSpec> specs = BaseSpecs();
   if (!ctx_.reference.present()) return specs;
   if (ctx_.session->mode == AnalysisMode::kQuick) {
@@ -196,11 +205,17 @@ ToolResult ToolBox::InvokeSkill(const json& args, ToolCallRecord& record) {
   }
   auto inputs = SkillInputsArg(args);
   if (!inputs.ok()) return FailedTool(std::string(inputs.status().message()));
+  // The user's selection bounds the skills that take a window, unless the model chose one.
+  std::string scoped;
+  if (ctx_.scope && BindWindow(*ctx_.scope, *ctx_.skills, name, *inputs)) {
+    scoped = absl::StrCat(" (scoped to the selection: start_ts=", ctx_.scope->start_ns,
+                          ", end_ts=", ctx_.scope->end_ns, ")");
+  }
   skills::SkillRunResult run = ctx_.skills->Run(name, *inputs);
   AgentSession& s = *ctx_.session;
   ToolResult out;
   out.ok = run.outcome == skills::SkillOutcome::kOk;
-  out.content = SkillOutcomeText(run) + "\n";
+  out.content = SkillOutcomeText(run) + scoped + "\n";
   for (const auto& step : run.steps) {
     if (step->artifact_id.empty()) continue;
     s.AddArtifact(step);

@@ -6,7 +6,9 @@
 // arguments, unknown names and engine errors come back as a failed ToolResult whose text tells
 // the model what to do instead.
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "libs/agent/agent_session.h"
 #include "libs/agent/schema_provider.h"
 #include "libs/agent/skill_runner.h"
+#include "libs/agent/time_window.h"
 #include "libs/skills/skill_library.h"
 #include "libs/strategy/strategy_library.h"
 
@@ -57,13 +60,20 @@ struct ToolContext {
   AgentSession* session = nullptr;
   ToolLimits limits;
   ReferenceTrace reference;  // empty unless the turn compares with a reference trace
+  // Client-side tools the caller can run (client_tools.h): offered with the others; the agent
+  // loop, not the ToolBox, handles their calls.
+  std::vector<std::string> client_tools;
+  // The selection's window: invoke_skill passes it as start_ts/end_ts to skills that take them,
+  // unless the model gives its own.
+  std::optional<TimeWindow> scope;
 };
 
 class ToolBox {
  public:
   explicit ToolBox(ToolContext context) : ctx_(context) {}
 
-  // The tools offered in the session's mode (plus the comparison tools with a reference trace).
+  // The tools offered in the session's mode (plus the comparison tools with a reference trace,
+  // and the client tools the caller listed).
   std::vector<ToolSpec> Specs() const;
   // Runs `name` with JSON `arguments` (as text, exactly as the model sent it) and logs the call.
   ToolResult Call(const std::string& name, const std::string& arguments);
@@ -72,6 +82,7 @@ class ToolBox {
 
  private:
   std::vector<ToolSpec> BaseSpecs() const;
+  std::vector<ToolSpec> DataSpecs() const;  // Specs() without the client tools
   ToolResult Dispatch(const std::string& name, const nlohmann::json& args, ToolCallRecord& record);
   ToolResult ExecuteSql(const nlohmann::json& args, ToolCallRecord& record);
   ToolResult InvokeSkill(const nlohmann::json& args, ToolCallRecord& record);

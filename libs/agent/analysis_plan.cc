@@ -141,4 +141,14 @@ std::string AnalysisPlan::Describe() const {
   return out;
 }
 
+AnalysisPlan AnalysisPlan::FromState(State state) {
+  AnalysisPlan plan;
+  plan.accepted_ = state.accepted;
+  plan.phases_ = std::move(state.phases);
+  plan.aspects_ = std::move(state.aspects);
+  plan.history_ = std::move(state.history);
+  plan.revisions_ = state.revisions;
+  return plan;
+}
+
 }  // namespace tw::agent

@@ -53,6 +53,17 @@ class AnalysisPlan {
   // A compact text of the plan for the prompt's plan-history section.
   std::string Describe() const;
 
+  // The whole plan, to persist a turn paused for the client and restore it.
+  struct State {
+    bool accepted = false;
+    std::vector<PlannedPhase> phases;
+    std::vector<std::string> aspects;
+    std::vector<std::string> history;
+    int revisions = 0;
+  };
+  State state() const { return {accepted_, phases_, aspects_, history_, revisions_}; }
+  static AnalysisPlan FromState(State state);
+
  private:
   bool accepted_ = false;
   std::vector<PlannedPhase> phases_;

@@ -86,6 +86,7 @@ struct AnalysisReport {
   std::vector<SceneCheck> scenes_checked;
   bool deterministic = false;
   std::string trace;             // path or id
+  std::string scope;             // the user's selection, e.g. "within 1.204–1.530 s"; empty = all
   std::string overview;          // a few sentences about the trace and the answer
   std::vector<PhaseStatus> phases;
   std::vector<AnalysisStep> steps;
@@ -97,6 +98,9 @@ struct AnalysisReport {
   std::vector<verify::VerifyIssue> verifier_issues;
   bool verified = false;
   int64_t elapsed_ns = 0;
+  // A comparison with a reference trace (offline analyst): the Markdown section listing the key
+  // numbers on both traces; its difference tables are among the artifacts.
+  std::string comparison;
 
   const skills::StepResult* FindArtifact(const std::string& id) const;
 };

@@ -27,6 +27,12 @@ class HypothesisBoard {
                       const std::function<bool(const std::string&)>& artifact_exists);
 
   const std::vector<AgentHypothesis>& all() const { return hypotheses_; }
+  // A board holding `hypotheses` (a paused turn's, restored).
+  static HypothesisBoard FromList(std::vector<AgentHypothesis> hypotheses) {
+    HypothesisBoard board;
+    board.hypotheses_ = std::move(hypotheses);
+    return board;
+  }
   int open_count() const;
   std::string Describe() const;
 

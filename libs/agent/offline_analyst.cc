@@ -265,6 +265,7 @@ AnalysisReport OfflineAnalyst::Analyze(const std::string& question, const std::s
 
   CachingSkillRunner cache(skills_);
   ProcedureRunner runner(cache, report, options.on_step);
+  if (options.scope) runner.SetSelection(&*options.scope);
   runner.SetInput("package", intent.package.empty() ? skills::ExprValue::Null()
                                                     : skills::ExprValue{intent.package});
   runner.SetInput("over_time", skills::ExprValue{intent.over_time});
@@ -299,6 +300,10 @@ AnalysisReport OfflineAnalyst::Analyze(const std::string& question, const std::s
   report.answer_evidence = answer.evidence;
   CollectArtifacts(runner.runs(), report);
   report.overview = Overview(report, strategies_);
+  if (options.scope) {
+    report.scope = options.scope->label;
+    report.overview = absl::StrCat("Selection: ", options.scope->label, ". ", report.overview);
+  }
 
   if (verifier_) {
     const verify::VerifyResult result = verifier_->Verify(ToAnalysisRecord(report, analysed));

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "libs/agent/analysis_report.h"
+#include "libs/agent/selection_scope.h"
 #include "libs/agent/skill_runner.h"
 #include "libs/strategy/strategy_library.h"
 #include "libs/verify/verifier.h"
@@ -24,6 +25,10 @@ struct OfflineAnalystOptions {
   size_t max_recommendations = 8;
   // Called after each skill run (progress for long analyses); may be empty.
   std::function<void(const AnalysisStep&)> on_step;
+  // The user's selection: skills that take start_ts/end_ts run on its window (unless the
+  // strategy sets them), the report states its label, and its limits name the skills that could
+  // not be bounded.
+  std::optional<SelectionScope> scope;
 };
 
 class OfflineAnalyst {

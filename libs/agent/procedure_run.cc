@@ -143,7 +143,9 @@ class ProcedureRunner::SceneRun {
 };
 
 const ProcedureRunRecord* ProcedureRunner::Execute(std::unique_ptr<ProcedureRunRecord> run,
-                                                   const std::map<std::string, SqlValue>& params) {
+                                                   const std::map<std::string, SqlValue>& unbound) {
+  std::map<std::string, SqlValue> params = unbound;
+  BindSelection(run->skill, params);
   const bool cached = skills_.Cached(run->skill, params);
   run->result = skills_.Run(run->skill, params);
   if (!cached) {
@@ -165,6 +167,15 @@ const ProcedureRunRecord* ProcedureRunner::Execute(std::unique_ptr<ProcedureRunR
   }
   runs_.push_back(std::move(run));
   return runs_.back().get();
+}
+
+void ProcedureRunner::BindSelection(const std::string& skill,
+                                    std::map<std::string, SqlValue>& params) {
+  if (!selection_ || BindWindow(selection_->window, skills_, skill, params)) return;
+  if (params.count("start_ts") || !unscoped_.insert(skill).second) return;
+  const std::string& label = selection_->label;
+  report_.limits.push_back(absl::StrCat(skill, " takes no time window: its results cover the whole trace, not only ",
+                                        label.substr(label.find(' ') + 1), "."));
 }
 
 void ProcedureRunner::Skip(const std::string& id, const std::string& skill,

@@ -7,12 +7,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "libs/agent/analysis_report.h"
 #include "libs/agent/caching_skill_runner.h"
 #include "libs/agent/procedure_scope.h"
+#include "libs/agent/selection_scope.h"
 #include "libs/strategy/strategy.h"
 
 namespace tw::agent {
@@ -37,6 +39,9 @@ class ProcedureRunner {
 
   // The question's inputs (`inputs.<name>`) for every expression that follows.
   void SetInput(const std::string& name, skills::ExprValue value) { base_.SetInput(name, value); }
+  // The user's selection (may be null): skills that take start_ts/end_ts run on its window
+  // (unless the strategy sets them); the report's limits name the skills it could not bound.
+  void SetSelection(const SelectionScope* selection) { selection_ = selection; }
   // Context probes: their results become `steps.<id>` in every later expression.
   void RunContext(const std::vector<strategy::ProcedureStep>& probes);
   // Runs `skill` with parameters evaluated against the context; records it as `id` with `why`.
@@ -58,12 +63,15 @@ class ProcedureRunner {
   const ProcedureRunRecord* Execute(std::unique_ptr<ProcedureRunRecord> run,
                                     const std::map<std::string, SqlValue>& params);
   void Skip(const std::string& id, const std::string& skill, const std::string& message);
+  void BindSelection(const std::string& skill, std::map<std::string, SqlValue>& params);
 
   CachingSkillRunner& skills_;
   AnalysisReport& report_;
   std::function<void(const AnalysisStep&)> on_step_;
   ProcedureScope base_;
   std::vector<std::unique_ptr<ProcedureRunRecord>> runs_;
+  const SelectionScope* selection_ = nullptr;
+  std::set<std::string> unscoped_;  // skills already named as not bounded by the selection
 };
 
 // Evaluates `text` (empty = true) as a condition; a broken expression returns false with

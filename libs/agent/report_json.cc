@@ -34,7 +34,7 @@ nlohmann::json ArtifactJson(const skills::StepResult& r, size_t max_rows) {
   return {{"id", r.artifact_id}, {"skill", r.skill},     {"step", r.step},
           {"title", r.title},    {"columns", columns},   {"rows", rows},
           {"truncated", r.truncated}, {"sql", r.sql},    {"parameters", params},
-          {"elapsed_ns", r.elapsed_ns}, {"total_rows", r.rows.size()}};
+          {"elapsed_ns", r.elapsed_ns}, {"total_rows", r.rows.size()}, {"level", r.level}};
 }
 
 std::string RenderJson(const AnalysisReport& report) {
@@ -43,6 +43,7 @@ std::string RenderJson(const AnalysisReport& report) {
   j["answer"] = report.answer;
   j["answer_evidence"] = report.answer_evidence;
   j["trace"] = report.trace;
+  if (!report.scope.empty()) j["scope"] = report.scope;
   j["scene"] = report.scene;
   j["scene_matched_by"] = report.scene_matched_by;
   j["scenes"] = report.scenes;
@@ -96,6 +97,7 @@ std::string RenderJson(const AnalysisReport& report) {
         {{"severity", i.severity == verify::IssueSeverity::kError ? "error" : "warning"},
          {"kind", i.kind}, {"message", i.message}, {"finding_id", i.finding_id}});
   }
+  if (!report.comparison.empty()) j["comparison"] = report.comparison;
   // Invalid UTF-8 from a trace must not throw out of here: replace it.
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -131,6 +131,7 @@ std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& 
   if (!report.answer.empty()) absl::StrAppend(&out, "**", q(report.answer), "**\n\n");
   absl::StrAppend(&out, "- **Question:** ", report.question.empty() ? "(none)" : report.question, "\n");
   absl::StrAppend(&out, "- **Trace:** ", report.trace, "\n");
+  if (!report.scope.empty()) absl::StrAppend(&out, "- **Scope:** the selection, ", report.scope, "\n");
   absl::StrAppend(&out, "- **Scene:** ", report.scene, " (matched by ", report.scene_matched_by, ")");
   if (report.scenes.size() > 1 || (report.scenes.size() == 1 && report.scenes[0] != report.scene)) {
     absl::StrAppend(&out, "; analysed: ", absl::StrJoin(report.scenes, ", "));
@@ -201,6 +202,7 @@ std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& 
     absl::StrAppend(&out, "- ", issue.severity == verify::IssueSeverity::kError ? "error" : "warning",
                     " `", issue.kind, "`: ", issue.message, "\n");
   }
+  if (!report.comparison.empty()) absl::StrAppend(&out, "\n", report.comparison);
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "absl/status/statusor.h"
 #include "libs/agent/analysis_report.h"
 
 namespace tw::agent {
@@ -18,6 +19,8 @@ struct MarkdownOptions {
 
 std::string RenderMarkdown(const AnalysisReport& report, const MarkdownOptions& options = {});
 std::string RenderJson(const AnalysisReport& report);
+// The report RenderJson wrote (a remote orchestrator's Turn.report_json), for rendering here.
+absl::StatusOr<AnalysisReport> ParseReportJson(const std::string& json);
 
 // One evidence table as JSON (id, skill, step, title, typed columns, rows, provenance);
 // `max_rows` caps the rows included (total_rows tells how many there are).

@@ -18,6 +18,9 @@ class SkillRunner {
                                      const std::map<std::string, SqlValue>& inputs) = 0;
   // Whether a skill of that name exists (strategy validation, planning).
   virtual bool HasSkill(const std::string& skill) const = 0;
+  // Whether the skill declares an input of that name (a selection's window goes to the skills
+  // that take start_ts / end_ts). False when unknown.
+  virtual bool TakesInput(const std::string& skill, const std::string& input) const = 0;
 };
 
 class LocalSkillRunner : public SkillRunner {
@@ -28,6 +31,10 @@ class LocalSkillRunner : public SkillRunner {
   skills::SkillRunResult Run(const std::string& skill,
                              const std::map<std::string, SqlValue>& inputs) override;
   bool HasSkill(const std::string& skill) const override { return library_.Find(skill); }
+  bool TakesInput(const std::string& skill, const std::string& input) const override {
+    const skills::Skill* found = library_.Find(skill);
+    return found != nullptr && found->FindInput(input) != nullptr;
+  }
 
  private:
   const skills::SkillLibrary& library_;

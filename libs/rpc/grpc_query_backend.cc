@@ -3,14 +3,13 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "libs/rpc/cancel_poller.h"
 #include "libs/rpc/channel_security.h"
 #include "libs/rpc/status_convert.h"
+#include "libs/rpc/trace_upload.h"
 #include "libs/rpc/value_convert.h"
 #include "tracewise/v1/trace_query.grpc.pb.h"
 
@@ -123,30 +122,11 @@ absl::StatusOr<std::vector<TableColumns>> GrpcQueryBackend::GetSchema(const std:
 }
 
 absl::StatusOr<std::string> GrpcQueryBackend::UploadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  grpc::ClientContext context;
-  Authorize(context, stub_->authorization);
-  tracewise::v1::UploadTraceResponse response;
-  auto writer = stub_->stub->UploadTrace(&context, &response);
-  tracewise::v1::UploadTraceRequest request;
-  request.mutable_metadata()->set_name(std::filesystem::path(path).filename().string());
-  request.mutable_metadata()->set_size_bytes(ec ? 0 : static_cast<int64_t>(size));
-  bool ok = writer->Write(request);
-  std::string buffer(1 << 20, '\0');
-  while (ok && in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    if (in.gcount() <= 0) break;
-    request.Clear();
-    request.set_chunk(buffer.data(), static_cast<size_t>(in.gcount()));
-    ok = writer->Write(request);
-  }
-  writer->WritesDone();
-  const grpc::Status status = writer->Finish();
-  if (!status.ok()) return FromGrpc(status);
-  return response.trace_id();
+  return UploadFileThrough(path, [this](grpc::ClientContext* context,
+                                        tracewise::v1::UploadTraceResponse* response) {
+    Authorize(*context, stub_->authorization);
+    return stub_->stub->UploadTrace(context, response);
+  });
 }
 
 namespace {

@@ -185,4 +185,21 @@ bool GrpcSkillRunner::HasSkill(const std::string& skill) const {
   return names_.count(skill) > 0;
 }
 
+bool GrpcSkillRunner::TakesInput(const std::string& skill, const std::string& input) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = inputs_.find(skill);
+  if (it == inputs_.end()) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    pb::DescribeSkillRequest request;
+    request.set_name(skill);
+    pb::SkillDescription response;
+    if (!stub_->stub->DescribeSkill(&context, request, &response).ok()) return false;  // not cached
+    std::set<std::string> names;
+    for (const auto& in : response.inputs()) names.insert(in.name());
+    it = inputs_.emplace(skill, std::move(names)).first;
+  }
+  return it->second.count(input) > 0;
+}
+
 }  // namespace tw::rpc

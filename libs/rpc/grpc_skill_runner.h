@@ -3,6 +3,7 @@
 // agent run skills remotely exactly as in process. Events of the invoked skill (depth 0) become
 // the SkillRunResult's steps; findings of called skills are kept too.
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -23,6 +24,8 @@ class GrpcSkillRunner : public agent::SkillRunner {
   skills::SkillRunResult Run(const std::string& skill,
                              const std::map<std::string, SqlValue>& inputs) override;
   bool HasSkill(const std::string& skill) const override;
+  // From the engine's DescribeSkill, asked once per skill.
+  bool TakesInput(const std::string& skill, const std::string& input) const override;
 
  private:
   struct Stub;
@@ -31,6 +34,7 @@ class GrpcSkillRunner : public agent::SkillRunner {
   mutable std::mutex mu_;
   mutable std::set<std::string> names_;  // fetched once with ListSkills
   mutable bool names_loaded_ = false;
+  mutable std::map<std::string, std::set<std::string>> inputs_;  // by skill
 };
 
 }  // namespace tw::rpc

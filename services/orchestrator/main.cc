@@ -2,17 +2,21 @@
 //
 //   tracewise-orchestrator --trace-query SPEC --skill-engine HOST:PORT [--verifier HOST:PORT]
 //                          [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR] [--skills DIR]
+//                          [--llm-config FILE] [--client-tool-timeout-s SECONDS]
 //
 // SPEC names the trace-query replicas: HOST:PORT, HOST:PORT,HOST:PORT,... or dns:///NAME:PORT
 // (each trace goes to its owner by rendezvous hashing, libs/rpc/trace_query_router.h).
 // Sessions persist in DIR/sessions.db. Without --verifier, analyses are verified in process.
 // The LLM comes from TRACEWISE_LLM_* (or --llm-config FILE, see libs/llm/llm_config.h); with
-// none configured, every question is answered by the offline analyst.
+// none configured, every question is answered by the offline analyst. A client-side tool request
+// unanswered for --client-tool-timeout-s (default 120) times out into a tool error the model reads.
 
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "absl/strings/numbers.h"
+#include "libs/backends/llm_wiring.h"
 #include "libs/llm/llm_config.h"
 #include "libs/rpc/replica_target.h"
 #include "libs/rpc/server_runner.h"
@@ -25,20 +29,22 @@ constexpr char kUsage[] =
     "usage: tracewise-orchestrator --trace-query HOST:PORT[,HOST:PORT...]|dns:///NAME:PORT\n"
     "                              --skill-engine HOST:PORT [--verifier HOST:PORT]\n"
     "                              [--listen HOST:PORT] [--data-dir DIR] [--strategies DIR]\n"
-    "                              [--skills DIR] [--llm-config FILE]\n"
+    "                              [--skills DIR] [--llm-config FILE] [--client-tool-timeout-s S]\n"
     "                              [--sessions sqlite:PATH|postgres://USER:PASS@HOST:PORT/DB]\n"
     "                              [--turn-lease-ms N]\n"
     "  Sessions and questions (tracewise.v1.Orchestrator). Sessions persist in --sessions,\n"
     "  by default sqlite:DIR/sessions.db. Replicas share a PostgreSQL one: any replica serves\n"
     "  any session, and a turn whose replica dies is ended (interrupted) by another once its\n"
-    "  lease (--turn-lease-ms, default 15000) lapses.\n";
+    "  lease (--turn-lease-ms, default 15000) lapses. A client-side tool request unanswered for\n"
+    "  --client-tool-timeout-s (default 120) becomes a tool error the model reads.\n";
 }  // namespace
 
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
   tw::rpc::CheckFlags(argc, argv, kUsage,
                       {"--listen", "--trace-query", "--skill-engine", "--verifier", "--data-dir",
-                       "--strategies", "--skills", "--llm-config", "--sessions", "--turn-lease-ms"});
+                       "--strategies", "--skills", "--llm-config", "--sessions", "--turn-lease-ms",
+                       "--client-tool-timeout-s"});
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   tw::services::OrchestratorOptions options;
@@ -88,24 +94,24 @@ int main(int argc, char** argv) {
                  std::string(llm.status().message()).c_str());
     return 2;
   }
+  options.loop = tw::backends::LoopOptionsFor(*llm);
   if (llm->configured()) {
     const tw::llm::LlmConfig config = *llm;
     std::fprintf(stderr, "tracewise-orchestrator: LLM %s\n", config.Describe().c_str());
-    options.make_llm = [config]() -> std::unique_ptr<tw::llm::LlmProvider> {
-      auto provider = tw::llm::MakeProvider(config);
-      return provider.ok() ? std::move(*provider) : nullptr;
-    };
-    options.loop.request.timeout_ms = config.request_timeout_ms;
-    const auto price = config.prices.Find(config.model);
-    if (price) {
-      options.loop.cost_of = [p = *price](const tw::llm::Usage& u) { return tw::llm::CostUsd(p, u); };
-      options.micro_usd_of = [p = *price](const tw::llm::Usage& u) {
-        return static_cast<int64_t>(tw::llm::CostUsd(p, u) * 1e6);
-      };
-      options.loop.limits.max_cost_usd = config.budget_usd;
+    options.make_llm = tw::backends::ProviderMaker(config);
+    if (config.prices.Find(config.model)) {
+      options.micro_usd_of = [config](const tw::llm::Usage& u) { return tw::backends::MicroUsd(config, u); };
     }
   } else {
     std::fprintf(stderr, "tracewise-orchestrator: no LLM configured; the offline analyst answers\n");
+  }
+  if (auto v = FlagValue(argc, argv, "--client-tool-timeout-s"); !v.empty()) {
+    double seconds = 0;
+    if (!absl::SimpleAtod(v, &seconds) || seconds <= 0) {
+      std::fprintf(stderr, "tracewise-orchestrator: --client-tool-timeout-s must be a positive number\n");
+      return 2;
+    }
+    options.loop.client_tools.timeout_ms = static_cast<int64_t>(seconds * 1000);
   }
   auto service = tw::services::OrchestratorService::Create(std::move(options));
   if (!service.ok()) {

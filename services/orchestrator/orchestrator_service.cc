@@ -1,23 +1,21 @@
 #include "services/orchestrator/orchestrator_service.h"
 
+#include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <random>
-
 #include <chrono>
+#include <cstdio>
 #include <optional>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "libs/agent/postgres_session_store.h"
-#include "libs/agent/offline_analyst.h"
-#include "libs/agent/procedure_comparison.h"
 #include "libs/agent/report_render.h"
 #include "libs/common/status_macros.h"
-#include "libs/common/units.h"
-#include "libs/rpc/grpc_verifier_client.h"
+#include "libs/llm/image_content.h"
 #include "libs/rpc/status_convert.h"
+#include "libs/rpc/trace_query_router.h"
 
 namespace tw::services {
 namespace {
@@ -26,13 +24,20 @@ namespace pb = tracewise::v1;
 using agent::AgentEventKind;
 
 constexpr char kReportArtifact[] = "report.md";  // the Markdown report, for GetDiagnosis
+constexpr size_t kMaxToolImageBytes = 4 << 20;   // what one gRPC message can carry by default
 
 grpc::Status Error(grpc::StatusCode code, const std::string& message) {
   return grpc::Status(code, message);
 }
 
-bool ValidMode(const std::string& mode) {
-  return mode.empty() || mode == "auto" || mode == "quick" || mode == "full";
+int64_t UnixNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool Active(const std::string& status) {
+  return status == agent::kTurnRunning || status == agent::kTurnWaitingForClient;
 }
 
 // The follow-up context a restarted orchestrator can rebuild: each finished turn's question and
@@ -48,6 +53,21 @@ std::string AnswerOfStoredTurn(const agent::TurnInfo& turn) {
     }
   }
   return answer;
+}
+
+agent::TurnSpec SpecOf(const std::string& question, const pb::AskOptions& options) {
+  agent::TurnSpec spec;
+  spec.question = question;
+  spec.mode = options.mode().empty() ? "auto" : options.mode();
+  spec.scene = options.scene();
+  if (options.selection().has_time_range()) {
+    spec.selection.time_range =
+        agent::TimeWindow{options.selection().time_range().start_ns(), options.selection().time_range().end_ns()};
+  } else if (options.selection().target_case() == pb::Selection::kSliceId) {
+    spec.selection.slice_id = options.selection().slice_id();
+  }
+  spec.client_tools.assign(options.client_tools().begin(), options.client_tools().end());
+  return spec;
 }
 
 }  // namespace
@@ -66,12 +86,31 @@ absl::StatusOr<std::unique_ptr<OrchestratorService>> OrchestratorService::Create
   ASSIGN_OR_RETURN(auto strategies, strategy::StrategyLibrary::Load(options.strategies_dir));
   std::unique_ptr<OrchestratorService> service(
       new OrchestratorService(std::move(options), std::move(store), std::move(strategies)));
+  backends::BackendFactoryOptions wiring;
+  wiring.services = {service->options_.trace_query, service->options_.skill_engine,
+                     service->options_.verifier};
+  wiring.make_llm = service->options_.make_llm;
+  ASSIGN_OR_RETURN(service->factory_, backends::BackendFactory::Create(std::move(wiring)));
   if (service->store_->shared()) {
     // Other replicas may be running turns right now: only lapsed leases are taken over.
     service->lease_thread_ = std::thread(&OrchestratorService::LeaseLoop, service.get());
   } else {
     service->InterruptLeftoverTurns();
   }
+  service->sweeper_ = std::thread([s = service.get()] {
+    const int64_t timeout = s->options_.loop.client_tools.timeout_ms;
+    const int64_t every = s->options_.sweep_interval_ms > 0
+                              ? s->options_.sweep_interval_ms
+                              : std::clamp<int64_t>(timeout / 4, 50, 1000);
+    std::unique_lock<std::mutex> lock(s->sweep_mu_);
+    while (!s->shutting_down_) {
+      s->sweep_cv_.wait_for(lock, std::chrono::milliseconds(every));
+      if (s->shutting_down_) break;
+      lock.unlock();
+      s->Sweep();
+      lock.lock();
+    }
+  });
   return service;
 }
 
@@ -80,8 +119,7 @@ OrchestratorService::OrchestratorService(OrchestratorOptions options,
                                          strategy::StrategyLibrary strategies)
     : options_(std::move(options)),
       store_(std::move(store)),
-      strategies_(std::move(strategies)),
-      backends_(options_.trace_query, options_.skill_engine) {
+      strategies_(std::move(strategies)) {
   if (!options_.skills_dir.empty()) {
     std::vector<skills::Diagnostic> diagnostics;
     skill_library_ = skills::SkillLibrary::LoadDirectory(options_.skills_dir, &diagnostics);
@@ -90,10 +128,19 @@ OrchestratorService::OrchestratorService(OrchestratorOptions options,
   gethostname(host, sizeof host - 1);
   replica_id_ = absl::StrFormat("%s/%d/%08x", host, static_cast<int>(getpid()),
                                 static_cast<uint32_t>(std::random_device{}()));
+  agent::TurnRunnerOptions runner;
+  runner.loop = options_.loop;
+  runner_ = std::make_unique<agent::TurnRunner>(
+      strategies_, options_.skills_dir.empty() ? nullptr : &skill_library_, std::move(runner));
 }
 
 OrchestratorService::~OrchestratorService() {
-  shutting_down_ = true;
+  {
+    std::lock_guard<std::mutex> lock(sweep_mu_);
+    shutting_down_ = true;
+  }
+  sweep_cv_.notify_all();
+  if (sweeper_.joinable()) sweeper_.join();
   {
     std::lock_guard<std::mutex> lock(lease_mu_);
   }
@@ -113,14 +160,6 @@ OrchestratorService::~OrchestratorService() {
   }
 }
 
-void OrchestratorService::Interrupt(const std::string& session, int turn, const std::string& why) {
-  auto live = LiveFor(session);
-  Append(session, turn, *live, AgentEventKind::kError, {{"code", "ABORTED"}, {"message", why}});
-  Append(session, turn, *live, AgentEventKind::kDone,
-         {{"status", "ABORTED"}, {"stop_reason", "interrupted"}});
-  (void)store_->FinishTurn(session, turn, "interrupted", "{}");
-}
-
 void OrchestratorService::InterruptLeftoverTurns() {
   auto sessions = store_->ListSessions(1'000'000);
   if (!sessions.ok()) return;
@@ -128,23 +167,34 @@ void OrchestratorService::InterruptLeftoverTurns() {
     auto turns = store_->Turns(s.id);
     if (!turns.ok()) continue;
     for (const agent::TurnInfo& t : *turns) {
-      if (t.status != "running") continue;
+      // A turn waiting for the client holds no thread: it waits on, for any orchestrator.
+      if (t.status != agent::kTurnRunning) continue;
       Interrupt(s.id, t.index, "the orchestrator restarted while this turn was running");
     }
   }
 }
 
+void OrchestratorService::Interrupt(const std::string& session, int turn, const std::string& why) {
+  auto live = LiveFor(session);
+  Append(session, turn, *live, AgentEventKind::kError, {{"code", "ABORTED"}, {"message", why}});
+  Append(session, turn, *live, AgentEventKind::kDone, {{"status", "ABORTED"}, {"stop_reason", "interrupted"}});
+  (void)store_->FinishTurn(session, turn, "interrupted", "{}");
+}
+
+void OrchestratorService::TakeLease(const std::string& session, int turn) {
+  if (!store_->shared()) return;
+  // From the first moment: a replica that dies before its first renewal leaves a turn the
+  // others take over within one lease.
+  (void)store_->RenewTurnLease(session, turn, replica_id_, UnixNowNs() + options_.turn_lease_ms * 1'000'000);
+}
+
 void OrchestratorService::LeaseLoop() {
   const int64_t lease_ns = options_.turn_lease_ms * 1'000'000;
   const auto period = std::chrono::milliseconds(std::max<int64_t>(options_.turn_lease_ms / 3, 50));
-  auto now_ns = [] {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  };
   while (!shutting_down_) {
     // Renew the leases of the turns this replica runs; one it lost (taken over after a stall)
-    // is cancelled here, so two replicas never write one turn.
+    // is cancelled here, so two replicas never write one turn. A turn waiting for the client
+    // runs nowhere and needs no lease.
     std::vector<std::pair<std::string, std::shared_ptr<Live>>> running;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -157,15 +207,15 @@ void OrchestratorService::LeaseLoop() {
         if (!live->running || live->done_appended) continue;
         turn = live->turn;
       }
-      absl::Status renewed = store_->RenewTurnLease(id, turn, replica_id_, now_ns() + lease_ns);
+      absl::Status renewed = store_->RenewTurnLease(id, turn, replica_id_, UnixNowNs() + lease_ns);
       if (!renewed.ok()) {
-        std::fprintf(stderr, "tracewise-orchestrator: lease of turn %d of %s: %s\n", turn,
-                     id.c_str(), std::string(renewed.message()).c_str());
+        std::fprintf(stderr, "tracewise-orchestrator: lease of turn %d of %s: %s\n", turn, id.c_str(),
+                     std::string(renewed.message()).c_str());
       }
       if (renewed.code() == absl::StatusCode::kFailedPrecondition) live->cancel = true;
     }
     // Take over turns whose replica stopped renewing (it died): end them as interrupted.
-    auto expired = store_->ClaimExpiredTurns(replica_id_, now_ns(), now_ns() + lease_ns);
+    auto expired = store_->ClaimExpiredTurns(replica_id_, UnixNowNs(), UnixNowNs() + lease_ns);
     if (!expired.ok()) {
       std::fprintf(stderr, "tracewise-orchestrator: expired leases: %s\n",
                    std::string(expired.status().message()).c_str());
@@ -204,6 +254,16 @@ int64_t OrchestratorService::Append(const std::string& session, int turn, Live& 
   return *seq;
 }
 
+bool OrchestratorService::TurnActive(const std::string& session, int turn) {
+  auto turns = store_->Turns(session);
+  if (!turns.ok() || turns->empty()) return false;
+  if (turn <= 0) return Active(turns->back().status);
+  for (const agent::TurnInfo& t : *turns) {
+    if (t.index == turn) return Active(t.status);
+  }
+  return false;
+}
+
 // ---- sessions ----
 
 grpc::Status OrchestratorService::CreateSession(grpc::ServerContext*,
@@ -212,7 +272,7 @@ grpc::Status OrchestratorService::CreateSession(grpc::ServerContext*,
   if (request->trace_id().empty()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "trace_id is required");
   }
-  if (absl::Status s = backends_.CheckTrace(request->trace_id()); !s.ok()) return rpc::ToGrpc(s);
+  if (absl::Status s = factory_->CheckTrace(request->trace_id()); !s.ok()) return rpc::ToGrpc(s);
   auto info = store_->CreateSession(request->trace_id(), request->title());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   return rpc::ToGrpc(FillSession(*info, response));
@@ -241,19 +301,23 @@ absl::Status OrchestratorService::FillSession(const agent::SessionInfo& info, pb
     turn->set_finished_unix_ns(t.finished_ns);
     turn->set_report_json(t.report_json);
     turn->set_reference_trace_id(t.reference_trace_id);
+    if (t.status == agent::kTurnWaitingForClient) {
+      auto waiting = store_->PeekContinuation(info.id);
+      if (waiting.ok() && waiting->turn == t.index) {
+        for (const agent::ClientToolSlot& slot : waiting->tools) {
+          if (slot.state != agent::ClientToolState::kPending) continue;
+          pb::ClientToolRequest* r = turn->add_pending_client_tools();
+          r->set_request_id(slot.request.request_id);
+          r->set_tool(slot.request.tool);
+          r->set_arguments_json(slot.request.arguments);
+          r->set_deadline_unix_ns(slot.request.deadline_ns);
+        }
+      }
+    }
   }
-  // In a shared store the turn may run on another replica: its status says so.
-  if (store_->shared() && !turns.empty() && turns.back().status == "running") {
-    out->set_busy(true);
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = live_.find(info.id);
-  if (it != live_.end() && !out->busy()) {
-    std::lock_guard<std::mutex> live_lock(it->second->mu);
-    // Once `done` is in the log the turn is over for clients (the thread may still be tidying
-    // up): a client that saw `done` and asks at once must not see the session busy.
-    out->set_busy(it->second->running && !it->second->done_appended);
-  }
+  // The store's status is final before `done` is appended: a client that saw `done` never reads
+  // busy; a turn running or waiting on any orchestrator is busy.
+  out->set_busy(!turns.empty() && Active(turns.back().status));
   return absl::OkStatus();
 }
 
@@ -292,8 +356,10 @@ grpc::Status OrchestratorService::DeleteSession(grpc::ServerContext*,
   }
   if (live) {  // stop its turn first, so nothing writes to a deleted session
     live->cancel = true;
+    live->cv.notify_all();
     if (live->worker.joinable()) live->worker.join();
   }
+  // A waiting turn's continuation and requests go with the session.
   return rpc::ToGrpc(store_->DeleteSession(request->session_id()));
 }
 
@@ -301,51 +367,53 @@ grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext*, const pb::Can
                                              pb::CancelTurnResponse* response) {
   auto info = store_->GetSession(request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
-  auto live = LiveFor(request->session_id());
-  std::lock_guard<std::mutex> lock(live->mu);
-  if (!live->running) {
-    if (store_->shared() && info->turns > 0) {
-      auto turns = store_->Turns(request->session_id());
-      if (turns.ok() && !turns->empty() && turns->back().status == "running") {
-        return Error(grpc::StatusCode::FAILED_PRECONDITION,
-                     absl::StrCat("turn ", turns->back().index,
-                                  " runs on another orchestrator replica; cancel it there"));
-      }
+  auto live = LiveFor(info->id);
+  {
+    std::lock_guard<std::mutex> lock(live->mu);
+    if (live->running && !live->done_appended) {
+      live->cancel = true;
+      response->set_turn(live->turn);
+      return grpc::Status::OK;
     }
-    return Error(grpc::StatusCode::FAILED_PRECONDITION, "no turn is running in this session");
   }
-  live->cancel = true;
-  response->set_turn(live->turn);
-  return grpc::Status::OK;
+  // A turn waiting for the client: claim its continuation and end it as cancelled.
+  auto waiting = store_->PeekContinuation(info->id);
+  if (waiting.ok() && TryResume(info->id, waiting->turn, /*cancel=*/true)) {
+    response->set_turn(waiting->turn);
+    return grpc::Status::OK;
+  }
+  if (TurnActive(info->id, 0)) {
+    return Error(grpc::StatusCode::FAILED_PRECONDITION,
+                 "the session's turn runs on another orchestrator; cancel it there");
+  }
+  return Error(grpc::StatusCode::FAILED_PRECONDITION, "no turn is running in this session");
 }
 
 // ---- turns ----
 
-absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& session,
-                                                   const std::string& question,
-                                                   const pb::AskOptions& options) {
-  if (question.empty()) return absl::InvalidArgumentError("question is empty");
-  if (!ValidMode(options.mode())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("mode must be quick, full or auto, not '", options.mode(), "'"));
-  }
-  if (!options.scene().empty() && strategies_.Find(options.scene()) == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown scene '", options.scene(), "'"));
-  }
-  if (options.selection().has_time_range() &&
-      options.selection().time_range().end_ns() <= options.selection().time_range().start_ns()) {
-    return absl::InvalidArgumentError("selection time range must have end_ns > start_ns");
-  }
+absl::StatusOr<int> OrchestratorService::StartTurn(agent::SessionInfo session, const pb::AskRequest& ask) {
+  if (ask.question().empty()) return absl::InvalidArgumentError("question is empty");
+  const pb::AskOptions& options = ask.options();
+  agent::TurnSpec spec = SpecOf(ask.question(), options);
+  RETURN_IF_ERROR(runner_->Validate(spec));
   if (shutting_down_) return absl::UnavailableError("the orchestrator is shutting down");
+  // Another trace for this session: checked before anything changes.
+  const bool switching = !ask.trace_id().empty() && ask.trace_id() != session.trace_id;
+  if (switching) {
+    if (absl::Status s = factory_->CheckTrace(ask.trace_id()); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("trace ", ask.trace_id(), ": ", s.message()));
+    }
+  }
+  const std::string& trace = switching ? ask.trace_id() : session.trace_id;
   // The reference of a comparison must be a loaded trace other than the session's own; checked
   // before the turn exists, so a bad id leaves the session untouched.
   const std::string& reference = options.reference_trace_id();
   if (!reference.empty()) {
-    if (reference == session.trace_id) {
+    if (reference == trace) {
       return absl::InvalidArgumentError(absl::StrCat(
           "reference_trace_id ", reference, " is the session's own trace; compare with another trace"));
     }
-    if (absl::Status s = backends_.CheckTrace(reference); !s.ok()) {
+    if (absl::Status s = factory_->CheckTrace(reference); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("reference trace ", reference, ": ", s.message()));
     }
   }
@@ -360,74 +428,85 @@ absl::StatusOr<int> OrchestratorService::StartTurn(const agent::SessionInfo& ses
     return absl::FailedPreconditionError(
         absl::StrCat("turn ", live->turn, " is still running in this session; cancel it or wait"));
   }
-  if (live->worker.joinable()) live->worker.join();  // the previous turn has finished
-  ASSIGN_OR_RETURN(const int turn,
-                   store_->StartTurn(session.id, question, options.mode().empty() ? "auto" : options.mode(),
-                                     options.scene(), reference));
-  if (store_->shared()) {
-    // The lease from the first moment: a replica that dies before its first renewal leaves a
-    // turn the others take over within one lease.
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-    (void)store_->RenewTurnLease(session.id, turn, replica_id_, now + options_.turn_lease_ms * 1'000'000);
+  ASSIGN_OR_RETURN(auto turns, store_->Turns(session.id));
+  if (!turns.empty() && Active(turns.back().status)) {
+    return absl::FailedPreconditionError(
+        turns.back().status == agent::kTurnWaitingForClient
+            ? absl::StrCat("turn ", turns.back().index,
+                           " waits for the client's tool results; answer them with SubmitToolResult "
+                           "or cancel the turn")
+            : absl::StrCat("turn ", turns.back().index, " is still running in this session; cancel it or wait"));
   }
+  if (live->worker.joinable()) live->worker.join();  // the previous segment has finished
+  if (switching) {
+    RETURN_IF_ERROR(store_->SetSessionTrace(session.id, trace));
+    // Nothing gathered on the previous trace stays: the agent's state and its context probes.
+    if (live->agent) live->agent->ResetForTrace(trace);
+    factory_->Forget(session.trace_id);
+    session.trace_id = trace;
+  }
+  ASSIGN_OR_RETURN(const int turn, store_->StartTurn(session.id, ask.question(), spec.mode,
+                                                     options.scene(), reference));
+  TakeLease(session.id, turn);
   live->running = true;
   live->done_appended = false;
   live->turn = turn;
   live->cancel = false;
-  live->worker = std::thread(&OrchestratorService::RunTurn, this, session, turn, question, options, live);
+  TurnJob job{session, turn, reference, std::move(spec), std::nullopt};
+  live->worker = std::thread(&OrchestratorService::RunJob, this, std::move(job), live);
   return turn;
 }
 
-std::string OrchestratorService::SelectionText(const pb::Selection& selection,
-                                               skills::SkillQueryRunner& sql) {
-  if (selection.has_time_range()) {
-    const auto& r = selection.time_range();
-    return absl::StrCat("Time range ", r.start_ns(), " .. ", r.end_ns(), " ns (",
-                        FormatDurationNs(r.end_ns() - r.start_ns()), ").");
-  }
-  if (selection.target_case() == pb::Selection::kSliceId) {
-    std::string text = absl::StrCat("Slice id ", selection.slice_id());
-    auto r = sql.Query("SELECT name, ts, dur FROM slice WHERE id = :id",
-                       {{"id", SqlValue::Int(selection.slice_id())}}, 1);
-    if (r.ok() && !r->rows.empty()) {
-      absl::StrAppend(&text, ": '", r->rows[0][0].string_value, "' at ts ", r->rows[0][1].int_value,
-                      " ns, dur ", FormatDurationNs(r->rows[0][2].int_value));
+bool OrchestratorService::TryResume(const std::string& session, int turn, bool cancel) {
+  if (shutting_down_) return false;
+  auto info = store_->GetSession(session);
+  if (!info.ok()) return false;
+  auto live = LiveFor(session);
+  std::unique_lock<std::mutex> lock(live->mu);
+  if (live->running && !live->done_appended) return false;
+  if (live->running) live->cv.wait_for(lock, std::chrono::seconds(10), [&] { return !live->running; });
+  if (live->running) return false;
+  auto claimed = store_->ClaimContinuation(session, turn, cancel);
+  if (!claimed.ok()) return false;  // another caller has it, or it still waits
+  TakeLease(session, turn);
+  std::string reference;
+  if (auto turns = store_->Turns(session); turns.ok()) {
+    for (const agent::TurnInfo& t : *turns) {
+      if (t.index == turn) reference = t.reference_trace_id;
     }
-    return text + ".";
   }
-  return "";
+  if (live->worker.joinable()) live->worker.join();
+  live->running = true;
+  live->done_appended = false;
+  live->turn = turn;
+  live->cancel = cancel;
+  TurnJob job{*info, turn, reference, {}, std::move(*claimed)};
+  live->worker = std::thread(&OrchestratorService::RunJob, this, std::move(job), live);
+  return true;
 }
 
-void OrchestratorService::AppendOfflineComparison(
-    const std::string& scene, const std::string& trace_id, const std::string& reference_id,
-    agent::SkillRunner& current, agent::SkillRunner& reference, const std::atomic<bool>& cancel,
-    const agent::AgentEventSink& emit, agent::AnalysisReport& report,
-    std::string& answer) {
-  const strategy::Strategy* strategy = strategies_.Find(scene);
-  if (strategy == nullptr) return;
-  agent::ProcedureComparisonOptions o;
-  o.context_probes = strategies_.context_probes();
-  o.current_label = trace_id;
-  o.reference_label = reference_id;
-  o.cancelled = [&] { return cancel.load(); };
-  o.on_skill = [&](const std::string& skill) {
-    emit({AgentEventKind::kProgress, {{"stage", "comparison"},
-                                      {"skill", skill},
-                                      {"reference_trace_id", reference_id}}});
-  };
-  agent::ProcedureComparison comparison = agent::CompareProcedure(*strategy, current, reference, o);
-  for (const auto& table : comparison.differences) {
-    emit({AgentEventKind::kDataEnvelope, agent::ArtifactJson(*table, 50)});
-    report.artifacts.push_back(table);
+void OrchestratorService::SyncAgent(Live& live, const agent::SessionInfo& session, int turn) {
+  std::lock_guard<std::mutex> lock(live.mu);
+  if (live.agent && live.synced_turn == turn - 1) return;
+  // The previous turn ended elsewhere (another process, or before a restart): rebuild what the
+  // store keeps — the notes and the conversation.
+  live.agent = std::make_unique<agent::AgentSession>();
+  live.agent->trace = session.trace_id;
+  if (auto notes = store_->Notes(session.id); notes.ok()) live.agent->notes = *notes;
+  live.history.clear();
+  if (auto turns = store_->Turns(session.id); turns.ok()) {
+    for (const agent::TurnInfo& t : *turns) {
+      if (t.index >= turn || t.status != agent::kTurnDone) continue;
+      live.history.push_back({llm::Role::kUser, t.question});
+      live.history.push_back({llm::Role::kAssistant, AnswerOfStoredTurn(t)});
+    }
   }
-  absl::StrAppend(&answer, "\n", comparison.markdown);
+  live.synced_turn = turn - 1;
 }
 
-void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::string question,
-                                  pb::AskOptions options, std::shared_ptr<Live> live) {
-  const std::string& sid = session.id;
+void OrchestratorService::RunJob(TurnJob job, std::shared_ptr<Live> live) {
+  const std::string sid = job.session.id;
+  const int turn = job.turn;
   // `done` is held back until the turn is persisted, so a client that sees it can read the
   // finished turn (GetSession, GetDiagnosis) and ask again at once.
   nlohmann::json done = {{"status", "OK"}};
@@ -438,125 +517,66 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
     }
     Append(sid, turn, *live, e.kind, e.data);
   };
-  TraceBackends backends = backends_.ForTrace(session.trace_id, &live->cancel);
-  // A comparison turn reaches the reference trace through its own runners.
-  const std::string& reference_id = options.reference_trace_id();
-  std::optional<TraceBackends> reference;
-  if (!reference_id.empty()) reference = backends_.ForTrace(reference_id, &live->cancel);
-  std::unique_ptr<verify::VerifierClient> verifier;
-  if (options_.verifier.empty()) {
-    verifier = std::make_unique<verify::LocalVerifierClient>();
-  } else {
-    verifier = std::make_unique<rpc::GrpcVerifierClient>(options_.verifier);
-  }
-  std::unique_ptr<llm::LlmProvider> llm = options_.make_llm ? options_.make_llm() : nullptr;
+  auto cancelled = [&] { return live->cancel.load(); };
+  auto pause = [&](const std::string& continuation, const std::vector<agent::ClientToolRequest>& requests) {
+    return store_->SaveContinuation(sid, turn, continuation, requests);
+  };
+  SyncAgent(*live, job.session, turn);
 
-  agent::AnalysisReport report;
-  std::string status = "done";
-  std::string answer;
-  llm::Usage usage;
-  if (llm == nullptr) {
-    // No model configured: the offline analyst's deterministic diagnosis, streamed as it runs.
-    emit({AgentEventKind::kProgress, {{"stage", "offline"},
-                                      {"message", "no LLM configured: running the offline analyst"}}});
-    agent::OfflineAnalyst analyst(strategies_, *backends.skills, verifier.get());
-    agent::OfflineAnalystOptions o;
-    o.scene = options.scene();
-    o.on_step = [&](const agent::AnalysisStep& step) {
-      emit({AgentEventKind::kProgress, {{"stage", "skill"},
-                                        {"skill", step.skill},
-                                        {"status", step.status},
-                                        {"message", step.message},
-                                        {"artifacts", step.artifacts}}});
-    };
-    report = analyst.Analyze(question, session.trace_id, o);
-    answer = agent::RenderMarkdown(report);
-    if (reference && !live->cancel) {
-      AppendOfflineComparison(report.scene, session.trace_id, reference_id, *backends.skills,
-                              *reference->skills, live->cancel, emit, report, answer);
-    }
-    for (const auto& f : report.findings) {
-      emit({AgentEventKind::kFinding, {{"id", f.id},
-                                       {"severity", agent::FindingSeverityName(f.severity)},
-                                       {"title", f.title},
-                                       {"description", f.description},
-                                       {"evidence", f.evidence}}});
-    }
-    emit({AgentEventKind::kConclusion, {{"answer", answer},
-                                        {"verified", report.verified},
-                                        {"deterministic", true}}});
-    if (live->cancel) status = "cancelled";
-    emit({AgentEventKind::kDone, {{"status", live->cancel ? "CANCELLED" : "OK"},
-                                  {"stop_reason", "offline analyst"}}});
+  backends::BackendFactory::TurnWiring wiring;
+  wiring.reference_id = job.reference_id;
+  wiring.cancelled = &live->cancel;
+  wiring.probe_context = !job.resumed.has_value();  // a continuation carries its context
+  auto backends = factory_->ForTurn(job.session.trace_id, wiring);
+  agent::TurnResult result;
+  const size_t notes_before = live->agent->notes.size();
+  if (!backends.ok()) {
+    result.status = agent::kTurnError;
+    Append(sid, turn, *live, AgentEventKind::kError,
+           {{"code", absl::StatusCodeToString(backends.status().code())},
+            {"message", std::string(backends.status().message())}});
+    done = {{"status", absl::StatusCodeToString(backends.status().code())}, {"stop_reason", "error"}};
+  } else if (job.resumed) {
+    result = runner_->Resume(job.resumed->state, job.resumed->tools, *backends, *live->agent, emit,
+                             cancelled, pause);
   } else {
+    job.spec.history = live->history;
+    result = runner_->Run(job.spec, *backends, *live->agent, emit, cancelled, pause);
+  }
+
+  // Notes the model wrote are kept as it goes (a paused turn may resume elsewhere).
+  for (size_t i = notes_before; i < live->agent->notes.size(); ++i) {
+    (void)store_->AddNote(sid, live->agent->notes[i]);
+  }
+  if (result.status == agent::kTurnWaitingForClient) {
+    // Paused: the continuation is in the store and the requests went out. No thread waits; the
+    // turn carries on wherever the answers arrive.
     {
       std::lock_guard<std::mutex> lock(live->mu);
-      if (!live->agent) {
-        live->agent = std::make_unique<agent::AgentSession>();
-        live->agent->trace = session.trace_id;
-        auto notes = store_->Notes(sid);
-        if (notes.ok()) live->agent->notes = *notes;
-      }
-      if (!live->history_loaded) {  // after a restart: rebuild the conversation from the store
-        live->history_loaded = true;
-        auto turns = store_->Turns(sid);
-        if (turns.ok()) {
-          for (const agent::TurnInfo& t : *turns) {
-            if (t.index >= turn || t.status != "done") continue;
-            live->history.push_back({llm::Role::kUser, t.question});
-            live->history.push_back({llm::Role::kAssistant, AnswerOfStoredTurn(t)});
-          }
-        }
-      }
+      live->running = false;
     }
-    agent::ToolContext tools;
-    tools.skills = backends.skills.get();
-    tools.skill_library = options_.skills_dir.empty() ? nullptr : &skill_library_;
-    tools.sql = backends.sql.get();
-    tools.schema = backends.schema.get();
-    tools.strategies = &strategies_;
-    if (reference) tools.reference = {reference_id, reference->skills.get(), reference->sql.get()};
-    agent::AgentLoop loop(*llm, strategies_, tools, verifier.get(), options_.loop);
-    agent::TurnRequest request;
-    request.question = question;
-    request.mode = options.mode().empty() ? "auto" : options.mode();
-    request.scene = options.scene();
-    request.history = live->history;
-    auto context = backends_.ContextFor(session.trace_id);
-    if (context.ok()) request.context.trace_context = *context;
-    request.context.selection = SelectionText(options.selection(), *backends.sql);
-    request.context.reference_trace_id = reference_id;
-    const size_t notes_before = live->agent->notes.size();
-    agent::TurnOutcome outcome =
-        loop.Run(request, *live->agent, emit, [&] { return live->cancel.load(); });
-    report = std::move(outcome.report);
-    answer = outcome.answer;
-    usage = outcome.usage;
-    if (outcome.status.code() == absl::StatusCode::kCancelled) {
-      status = "cancelled";
-    } else if (!outcome.status.ok()) {
-      status = "error";
-    }
-    if (!outcome.answer.empty()) {
-      live->history.push_back({llm::Role::kUser, question});
-      live->history.push_back({llm::Role::kAssistant, outcome.answer});
-    }
-    for (size_t i = notes_before; i < live->agent->notes.size(); ++i) {
-      (void)store_->AddNote(sid, live->agent->notes[i]);
-    }
-    for (const auto& artifact : report.artifacts) {
+    live->cv.notify_all();
+    return;
+  }
+  for (const llm::Message& m : result.exchange) live->history.push_back(m);
+  if (!result.offline) {
+    for (const auto& artifact : result.report.artifacts) {
       (void)store_->SaveArtifact(sid, artifact->artifact_id, agent::ArtifactJson(*artifact).dump(
                                     -1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
   }
-  (void)store_->SaveArtifact(sid, kReportArtifact, answer);
+  (void)store_->SaveArtifact(sid, kReportArtifact, result.answer);
   agent::TokenUsage tokens;
-  tokens.input_tokens = usage.input_tokens;
-  tokens.output_tokens = usage.output_tokens;
-  tokens.cached_tokens = usage.cached_input_tokens;
-  tokens.cost_micro_usd = options_.micro_usd_of ? options_.micro_usd_of(usage) : 0;
+  tokens.input_tokens = result.usage.input_tokens;
+  tokens.output_tokens = result.usage.output_tokens;
+  tokens.cached_tokens = result.usage.cached_input_tokens;
+  tokens.cost_micro_usd = options_.micro_usd_of ? options_.micro_usd_of(result.usage) : 0;
   (void)store_->AddUsage(sid, tokens);
-  (void)store_->FinishTurn(sid, turn, status, agent::RenderJson(report));
+  (void)store_->FinishTurn(sid, turn, result.status, agent::RenderJson(result.report));
+  {
+    std::lock_guard<std::mutex> lock(live->mu);
+    live->synced_turn = turn;
+  }
   Append(sid, turn, *live, AgentEventKind::kDone, done);
   {
     std::lock_guard<std::mutex> lock(live->mu);
@@ -565,12 +585,19 @@ void OrchestratorService::RunTurn(agent::SessionInfo session, int turn, std::str
   live->cv.notify_all();
 }
 
+void OrchestratorService::Sweep() {
+  (void)store_->ExpireClientTools(UnixNowNs());
+  auto ready = store_->ReadyContinuations(32);
+  if (!ready.ok()) return;
+  for (const agent::ContinuationKey& key : *ready) TryResume(key.session_id, key.turn, false);
+}
+
 grpc::Status OrchestratorService::Follow(grpc::ServerContext* context, const std::string& session,
                                          int64_t from_seq, int turn,
                                          grpc::ServerWriter<pb::AnalysisEvent>* writer) {
   auto live = LiveFor(session);
   int64_t seq = from_seq;
-  bool last_was_done = false;  // the last event sent ended its turn
+  int idle_checks = 0;  // quiet polls with no turn active anywhere
   while (true) {
     if (context->IsCancelled()) return Error(grpc::StatusCode::CANCELLED, "the client went away");
     auto events = store_->EventsAfter(session, seq, 256);
@@ -585,30 +612,31 @@ grpc::Status OrchestratorService::Follow(grpc::ServerContext* context, const std
       out.set_unix_ns(e.ts_ns);
       if (!writer->Write(out)) return Error(grpc::StatusCode::CANCELLED, "the client went away");
       seq = e.seq;
-      last_was_done = e.kind == "done";
       if (turn > 0 && e.turn == turn && e.kind == "done") return grpc::Status::OK;
     }
-    if (!events->empty()) continue;
-    std::unique_lock<std::mutex> lock(live->mu);
-    if (live->last_seq > seq) continue;
-    // Every event of a finished turn has been appended before `running` drops.
-    if (!live->running) {
-      if (!store_->shared() || last_was_done) return grpc::Status::OK;
-      // Another replica may be running a turn of this session: follow it through the store,
-      // woken by that replica's appends (or its lease's expiry, which ends the turn).
-      lock.unlock();
-      auto turns = store_->Turns(session);
-      if (!turns.ok()) return rpc::ToGrpc(turns.status());
-      if (turns->empty() || turns->back().status != "running") {
-        return grpc::Status::OK;
-      }
-      if (shutting_down_) return Error(grpc::StatusCode::UNAVAILABLE, "the orchestrator is shutting down");
-      auto waited = store_->WaitForEvents(session, seq, 500);
-      if (!waited.ok()) return rpc::ToGrpc(waited.status());
+    if (!events->empty()) {
+      idle_checks = 0;
       continue;
     }
-    if (shutting_down_) return Error(grpc::StatusCode::UNAVAILABLE, "the orchestrator is shutting down");
-    live->cv.wait_for(lock, std::chrono::milliseconds(200));
+    {
+      std::unique_lock<std::mutex> lock(live->mu);
+      if (live->last_seq > seq) continue;
+      if (shutting_down_) return Error(grpc::StatusCode::UNAVAILABLE, "the orchestrator is shutting down");
+      if (live->running) {
+        live->cv.wait_for(lock, std::chrono::milliseconds(200));
+        continue;
+      }
+    }
+    // Nothing runs here: the turn may wait for the client or run on another orchestrator (its
+    // events then arrive through the shared store). A turn that ended has appended `done` right
+    // after its final status; one more quiet poll makes sure it was read.
+    if (TurnActive(session, turn)) {
+      idle_checks = 0;
+    } else if (++idle_checks >= 2) {
+      return grpc::Status::OK;
+    }
+    std::unique_lock<std::mutex> lock(live->mu);
+    live->cv.wait_for(lock, std::chrono::milliseconds(idle_checks > 0 ? 50 : 200));
   }
 }
 
@@ -616,9 +644,8 @@ grpc::Status OrchestratorService::Ask(grpc::ServerContext* context, const pb::As
                                       grpc::ServerWriter<pb::AnalysisEvent>* writer) {
   auto info = store_->GetSession(request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
-  // The store's last sequence: another replica may have appended since this one looked.
-  const int64_t from_seq = std::max(info->last_seq, LiveFor(info->id)->last_seq);
-  auto turn = StartTurn(*info, request->question(), request->options());
+  const int64_t from_seq = LiveFor(info->id)->last_seq;
+  auto turn = StartTurn(*info, *request);
   if (!turn.ok()) return rpc::ToGrpc(turn.status());
   return Follow(context, info->id, from_seq, *turn, writer);
 }
@@ -633,6 +660,92 @@ grpc::Status OrchestratorService::Resume(grpc::ServerContext* context, const pb:
   return Follow(context, info->id, request->from_seq(), 0, writer);
 }
 
+// ---- client-side tools ----
+
+grpc::Status OrchestratorService::SubmitToolResult(grpc::ServerContext*,
+                                                   const pb::SubmitToolResultRequest* request,
+                                                   pb::SubmitToolResultResponse* response) {
+  if (request->request_id().empty()) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "request_id is required");
+  }
+  auto info = store_->GetSession(request->session_id());
+  if (!info.ok()) return rpc::ToGrpc(info.status());
+  agent::ClientToolAnswer answer;
+  switch (request->outcome_case()) {
+    case pb::SubmitToolResultRequest::kResultJson: {
+      const auto parsed = nlohmann::json::parse(request->result_json(), nullptr, false);
+      if (parsed.is_discarded()) {
+        return Error(grpc::StatusCode::INVALID_ARGUMENT, "result_json is not valid JSON");
+      }
+      answer.result_json = request->result_json();
+      break;
+    }
+    case pb::SubmitToolResultRequest::kImage: {
+      const pb::ToolImage& image = request->image();
+      if (image.data().empty()) return Error(grpc::StatusCode::INVALID_ARGUMENT, "the image is empty");
+      if (!llm::IsSupportedImageType(image.mime_type())) {
+        return Error(grpc::StatusCode::INVALID_ARGUMENT,
+                     absl::StrCat("unsupported image type '", image.mime_type(),
+                                  "' (use image/png, image/jpeg, image/webp or image/gif)"));
+      }
+      if (image.data().size() > kMaxToolImageBytes) {
+        return Error(grpc::StatusCode::INVALID_ARGUMENT,
+                     absl::StrCat("the image has ", image.data().size(), " bytes; at most ",
+                                  kMaxToolImageBytes, " are accepted"));
+      }
+      answer.image = image.data();
+      answer.image_mime = image.mime_type();
+      break;
+    }
+    case pb::SubmitToolResultRequest::kError:
+      if (request->error().empty()) {
+        return Error(grpc::StatusCode::INVALID_ARGUMENT, "error must say what went wrong");
+      }
+      answer.error = request->error();
+      break;
+    case pb::SubmitToolResultRequest::OUTCOME_NOT_SET:
+      return Error(grpc::StatusCode::INVALID_ARGUMENT,
+                   "give the tool's outcome: result_json, image or error");
+  }
+  auto receipt = store_->AnswerClientTool(info->id, request->request_id(), answer);
+  if (!receipt.ok()) return rpc::ToGrpc(receipt.status());
+  response->set_turn(receipt->turn);
+  response->set_pending(receipt->pending);
+  if (receipt->pending == 0) response->set_resumed(TryResume(info->id, receipt->turn, false));
+  return grpc::Status::OK;
+}
+
+// ---- uploads ----
+
+grpc::Status OrchestratorService::UploadTrace(grpc::ServerContext* context,
+                                              grpc::ServerReader<pb::UploadTraceRequest>* reader,
+                                              pb::UploadTraceResponse* response) {
+  // A proxy: each chunk goes on to trace-query (through the router: into the shared store, then
+  // loaded by the trace's owner) as it arrives, so memory stays one chunk deep whatever the
+  // trace's size; trace-query checks the size limit, the checksum and the format.
+  pb::UploadTraceRequest message;
+  if (!reader->Read(&message) || !message.has_metadata()) {
+    return Error(grpc::StatusCode::INVALID_ARGUMENT, "the first message of an upload must carry its metadata");
+  }
+  const pb::UploadMetadata metadata = message.metadata();
+  auto upload = factory_->router()->BeginUpload(metadata.name(), metadata.size_bytes(), metadata.sha256());
+  if (!upload.ok()) return rpc::ToGrpc(upload.status());
+  while (reader->Read(&message)) {
+    if (!message.has_chunk()) {
+      return Error(grpc::StatusCode::INVALID_ARGUMENT, "metadata sent twice in one upload");
+    }
+    // Destroying the upload unfinished cancels it: trace-query discards the partial file.
+    if (absl::Status s = (*upload)->Write(message.chunk()); !s.ok()) return rpc::ToGrpc(s);
+  }
+  if (context->IsCancelled()) return Error(grpc::StatusCode::CANCELLED, "upload cancelled");
+  auto stored = (*upload)->Finish(/*load=*/true);
+  if (!stored.ok()) return rpc::ToGrpc(stored.status());
+  response->set_trace_id(stored->trace_id);
+  response->set_size_bytes(stored->size_bytes);
+  response->set_already_stored(stored->already_stored);
+  return grpc::Status::OK;
+}
+
 // ---- diagnosis jobs ----
 
 grpc::Status OrchestratorService::SubmitDiagnosis(grpc::ServerContext*,
@@ -642,10 +755,14 @@ grpc::Status OrchestratorService::SubmitDiagnosis(grpc::ServerContext*,
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "trace_id is required");
   }
   if (request->question().empty()) return Error(grpc::StatusCode::INVALID_ARGUMENT, "question is empty");
-  if (absl::Status s = backends_.CheckTrace(request->trace_id()); !s.ok()) return rpc::ToGrpc(s);
+  if (absl::Status s = factory_->CheckTrace(request->trace_id()); !s.ok()) return rpc::ToGrpc(s);
   auto info = store_->CreateSession(request->trace_id(), request->question());
   if (!info.ok()) return rpc::ToGrpc(info.status());
-  auto turn = StartTurn(*info, request->question(), request->options());
+  pb::AskRequest ask;
+  ask.set_session_id(info->id);
+  ask.set_question(request->question());
+  *ask.mutable_options() = request->options();
+  auto turn = StartTurn(*info, ask);
   if (!turn.ok()) {
     (void)store_->DeleteSession(info->id);
     return rpc::ToGrpc(turn.status());
@@ -668,11 +785,11 @@ grpc::Status OrchestratorService::GetDiagnosis(grpc::ServerContext*,
   response->set_job_id(request->job_id());
   response->set_session_id(request->job_id());
   response->set_status(t.status);
-  if (t.status != "running") {
+  if (!Active(t.status)) {
     response->set_report_json(t.report_json);
     auto markdown = store_->LoadArtifact(request->job_id(), kReportArtifact);
     if (markdown.ok()) response->set_report_markdown(*markdown);
-    if (t.status != "done") response->set_error("the diagnosis ended with status " + t.status);
+    if (t.status != agent::kTurnDone) response->set_error("the diagnosis ended with status " + t.status);
   }
   return grpc::Status::OK;
 }

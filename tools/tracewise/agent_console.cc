@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "libs/common/units.h"
 #include "libs/common/utf8.h"
 
 namespace tw::cli {
@@ -22,20 +24,30 @@ void PrintAgentEvent(const agent::AgentEvent& event, const ConsoleOptions& optio
   if (options.quiet) return;
   auto line = [](const std::string& s) { std::fprintf(stderr, "\n  · %s\n", s.c_str()); };
   switch (event.kind) {
-    case AgentEventKind::kProgress:
-      if (d.value("stage", "") == "scene") {
+    case AgentEventKind::kProgress: {
+      const std::string stage = d.value("stage", "");
+      if (stage == "scene") {
         line(absl::StrCat("scene ", d.value("scene", ""), " (", d.value("matched_by", ""), "), ",
                           d.value("mode", ""), " mode"));
-      } else if (d.value("stage", "") == "verifying") {
+      } else if (stage == "verifying") {
         line("verifying the answer");
+      } else if (stage == "skill") {  // the offline analyst's steps
+        std::fprintf(stderr, "  · %s (%s): %s, %s\n", d.value("id", "").c_str(), d.value("skill", "").c_str(),
+                     d.value("status", "").c_str(), FormatDurationNs(d.value("elapsed_ns", int64_t{0})).c_str());
+      } else if (stage == "comparison") {
+        std::fprintf(stderr, "  · comparing %s\n", d.value("skill", "").c_str());
       }
       break;
+    }
     case AgentEventKind::kToolCall:
       line(absl::StrCat("→ ", d.value("tool", ""), " ", Utf8Prefix(d.value("arguments", ""), 160)));
       break;
     case AgentEventKind::kToolResult:
       line(absl::StrCat(d.value("ok", false) ? "← ok: " : "← refused: ",
                         Utf8Prefix(d.value("summary", ""), 160)));
+      break;
+    case AgentEventKind::kClientToolRequest:
+      line(absl::StrCat("⇢ client tool ", d.value("tool", ""), " ", d["arguments"].dump()));
       break;
     case AgentEventKind::kVerifierIssues:
       line(absl::StrCat("verifier: ", d.value("passed", false) ? "passed" : "errors",
@@ -53,26 +65,29 @@ void PrintAgentEvent(const agent::AgentEvent& event, const ConsoleOptions& optio
   }
 }
 
-agent::AgentLoopOptions LoopOptionsFor(const llm::LlmConfig& config) {
-  agent::AgentLoopOptions o;
-  o.request.timeout_ms = config.request_timeout_ms;
-  if (auto price = config.prices.Find(config.model)) {
-    o.cost_of = [p = *price](const llm::Usage& u) { return llm::CostUsd(p, u); };
-    o.limits.max_cost_usd = config.budget_usd;
-  }
-  return o;
-}
-
-std::string TurnSummary(const agent::TurnOutcome& o, const llm::LlmConfig& config) {
-  std::string s = absl::StrCat(o.report.verified ? "verified" : "NOT verified", ", ",
-                               o.model_calls, " model calls, ", o.usage.input_tokens, " in / ",
-                               o.usage.output_tokens, " out tokens (", o.usage.cached_input_tokens,
+std::string TurnSummary(const agent::TurnResult& r, const llm::LlmConfig& config) {
+  std::string s = absl::StrCat(r.report.verified ? "verified" : "NOT verified", ", ",
+                               r.model_calls, " model calls, ", r.usage.input_tokens, " in / ",
+                               r.usage.output_tokens, " out tokens (", r.usage.cached_input_tokens,
                                " cached)");
   if (auto price = config.prices.Find(config.model)) {
-    absl::StrAppend(&s, absl::StrFormat(", $%.4f", llm::CostUsd(*price, o.usage)));
+    absl::StrAppend(&s, absl::StrFormat(", $%.4f", llm::CostUsd(*price, r.usage)));
   }
-  if (o.partial) absl::StrAppend(&s, "; stopped: ", o.stop_reason);
+  if (r.partial) absl::StrAppend(&s, "; stopped: ", r.stop_reason);
   return s;
+}
+
+std::string OfflineSummary(const agent::AnalysisReport& report) {
+  return absl::StrCat("scene ", report.scene, ", ", report.findings.size(), " findings, verification ",
+                      report.verified ? "passed" : "did not pass", ", ", FormatDurationNs(report.elapsed_ns));
+}
+
+void RelabelTraces(agent::AnalysisReport& report, const std::map<std::string, std::string>& names) {
+  for (const auto& [id, name] : names) {
+    if (id == name) continue;
+    if (report.trace == id) report.trace = name;
+    report.comparison = absl::StrReplaceAll(report.comparison, {{id, name}});
+  }
 }
 
 }  // namespace tw::cli

@@ -1,13 +1,15 @@
 #pragma once
-// The LLM agent on a terminal, shared by `analyze` and `chat`: runs a turn with the trace's
-// tools and prints its events as they stream — the model's text to stdout, tool calls, plan,
-// hypotheses and verifier verdicts as short lines on stderr.
+// A turn on a terminal, shared by `analyze` and `chat` in every mode (in process, through the
+// services, through an orchestrator): prints the turn's events as they stream — the model's text
+// to stdout, tool calls, client-tool requests, offline analysis steps, plan and verifier verdicts
+// as short lines on stderr — and one line saying how the turn ended.
 
-#include <memory>
+#include <map>
 #include <string>
-#include <vector>
 
-#include "libs/agent/agent_loop.h"
+#include "libs/agent/agent_events.h"
+#include "libs/agent/analysis_report.h"
+#include "libs/agent/turn_runner.h"
 #include "libs/llm/llm_config.h"
 
 namespace tw::cli {
@@ -20,11 +22,13 @@ struct ConsoleOptions {
 // Prints one event. Stateless apart from the options.
 void PrintAgentEvent(const agent::AgentEvent& event, const ConsoleOptions& options);
 
-// Loop options from the LLM config: request timeout, cost limit from the price table.
-agent::AgentLoopOptions LoopOptionsFor(const llm::LlmConfig& config);
-
-// One line describing how a turn ended, e.g. "verified, 7 model calls, 24000 in / 960 out
+// One line describing how an LLM turn ended, e.g. "verified, 7 model calls, 24000 in / 960 out
 // tokens (16384 cached), $0.07".
-std::string TurnSummary(const agent::TurnOutcome& outcome, const llm::LlmConfig& config);
+std::string TurnSummary(const agent::TurnResult& result, const llm::LlmConfig& config);
+// One line for an offline report: scene, findings, verification, time.
+std::string OfflineSummary(const agent::AnalysisReport& report);
+
+// Names the traces by the files the user gave: a report made remotely calls them by their ids.
+void RelabelTraces(agent::AnalysisReport& report, const std::map<std::string, std::string>& names);
 
 }  // namespace tw::cli

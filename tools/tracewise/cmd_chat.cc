@@ -1,57 +1,66 @@
 // `tracewise chat TRACE`: a multi-turn terminal session with the LLM agent over one trace. Each
 // question is a turn; the session keeps the conversation, notes and artifacts, so follow-ups
 // ("and on the RenderThread?") build on earlier answers. Without an LLM configured, each
-// question gets the offline analyst's report instead.
+// question gets the offline analyst's report instead. `/trace OTHER` moves the session to another
+// trace (what the agent gathered on the previous one is dropped). With --annotations the model
+// may pin notes (the add_annotation client tool), printed here. In process, through the services
+// or on an orchestrator, like analyze (turn_target.h).
 
 #include <cstdio>
 #include <iostream>
 #include <string>
 
-#include "libs/agent/agent_loop.h"
-#include "libs/agent/context_probes.h"
-#include "libs/agent/offline_analyst.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "libs/agent/report_render.h"
-#include "libs/agent/schema_provider.h"
-#include "libs/common/units.h"
 #include "libs/llm/llm_config.h"
-#include "libs/skills/skill_library.h"
-#include "libs/skills/trace_database_runner.h"
-#include "libs/strategy/strategy_library.h"
-#include "libs/trace/trace_loader.h"
 #include "tools/tracewise/agent_console.h"
 #include "tools/tracewise/commands.h"
+#include "tools/tracewise/turn_target.h"
 
 namespace tw::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: tracewise chat TRACE [--mode quick|full|auto] [--skills DIR] [--strategies DIR]\n"
-    "                            [--llm-config FILE] [--quiet]\n"
-    "  Asks questions about TRACE in a terminal session; an empty line, 'exit' or EOF ends it.\n";
+    "usage: tracewise chat TRACE [--mode quick|full|auto] [--annotations] [--quiet]\n"
+    "                            [--services TQ,SE[,V] | --orchestrator HOST:PORT]\n"
+    "                            [--skills DIR] [--strategies DIR] [--llm-config FILE] [--offline]\n"
+    "  Asks questions about TRACE in a terminal session; an empty line, 'exit' or EOF ends it.\n"
+    "  '/trace OTHER' moves the session to another trace. --annotations lets the model pin notes\n"
+    "  (the add_annotation client tool), printed as they come.\n";
+
+// chat's one client-side tool: an annotation, printed.
+std::optional<agent::ClientToolAnswer> PrintAnnotation(const agent::ClientToolRequest& request) {
+  if (request.tool != "add_annotation") return std::nullopt;
+  const nlohmann::json args = nlohmann::json::parse(request.arguments, nullptr, false);
+  if (!args.is_object()) return agent::ClientToolAnswer{"", "", "", "the arguments are not a JSON object"};
+  std::string where = args.contains("slice_id") ? absl::StrCat("slice ", args["slice_id"].dump())
+                                                : absl::StrCat(args.value("start_ns", int64_t{0}), "..",
+                                                               args.value("end_ns", int64_t{0}), " ns");
+  std::fprintf(stderr, "\n  📌 %s: %s\n", where.c_str(), args.value("text", "").c_str());
+  return agent::ClientToolAnswer{R"({"pinned": true})", "", "", ""};
+}
 
 }  // namespace
 
 int RunChat(const Args& args) {
-  std::string trace_path, mode = "auto", skills_dir, strategies_dir, llm_config_path;
-  bool quiet = false;
+  std::string trace_path, mode = "auto";
+  bool quiet = false, annotations = false;
+  TargetFlags target;
   for (size_t i = 0; i < args.size(); ++i) {
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) return false;
-      out = args[++i];
-      return true;
-    };
     const std::string& a = args[i];
+    std::string error;
     bool ok = true;
-    if (a == "--mode") {
-      ok = value(mode);
-    } else if (a == "--skills") {
-      ok = value(skills_dir);
-    } else if (a == "--strategies") {
-      ok = value(strategies_dir);
-    } else if (a == "--llm-config") {
-      ok = value(llm_config_path);
+    if (ParseTargetFlag(args, i, target, &error)) {
+      ok = error.empty();
+      if (!ok) std::fprintf(stderr, "tracewise chat: %s\n", error.c_str());
+    } else if (a == "--mode") {
+      ok = i + 1 < args.size();
+      if (ok) mode = args[++i];
     } else if (a == "--quiet") {
       quiet = true;
+    } else if (a == "--annotations") {
+      annotations = true;
     } else if (a.rfind("--", 0) == 0 || !trace_path.empty()) {
       ok = false;
     } else {
@@ -59,69 +68,55 @@ int RunChat(const Args& args) {
     }
     if (!ok) {
       std::fputs(kUsage, stderr);
+      std::fputs(kTargetUsage, stderr);
       return 2;
     }
   }
-  if (trace_path.empty() || (mode != "auto" && mode != "quick" && mode != "full")) {
+  if (trace_path.empty() || (mode != "auto" && mode != "quick" && mode != "full") ||
+      (!target.orchestrator.empty() && (!target.services.empty() || target.offline))) {
     std::fputs(kUsage, stderr);
+    std::fputs(kTargetUsage, stderr);
     return 2;
   }
+  std::vector<std::string> client_tools;
+  if (annotations) client_tools.push_back("add_annotation");
+  ConsoleOptions console;
+  console.quiet = quiet;
 
-  auto config = llm::LoadLlmConfig(llm_config_path);
-  if (!config.ok()) {
-    std::fprintf(stderr, "tracewise chat: LLM configuration: %s\n",
-                 std::string(config.status().message()).c_str());
-    return 2;
-  }
-  std::vector<skills::Diagnostic> diagnostics;
-  const skills::SkillLibrary library = skills::SkillLibrary::LoadDirectory(
-      skills_dir.empty() ? skills::DefaultSkillsDir() : skills_dir, &diagnostics);
-  auto strategies = strategy::StrategyLibrary::Load(
-      strategies_dir.empty() ? strategy::DefaultStrategiesDir() : strategies_dir);
-  if (!strategies.ok()) {
-    std::fprintf(stderr, "tracewise chat: %s\n", std::string(strategies.status().message()).c_str());
-    return 1;
-  }
-  auto trace = LoadTraceFile(trace_path);
-  if (!trace.ok()) {
-    std::fprintf(stderr, "tracewise chat: cannot load %s: %s\n", trace_path.c_str(),
-                 std::string(trace.status().message()).c_str());
-    return 1;
-  }
-  skills::TraceDatabaseRunner queries(&(*trace)->db());
-  agent::LocalSkillRunner runner(library, queries);
-  agent::LocalSchemaProvider schema(&(*trace)->db());
-  verify::LocalVerifierClient verifier;
-
-  std::unique_ptr<llm::LlmProvider> provider;
-  if (config->configured()) {
-    auto made = llm::MakeProvider(*config);
+  // The session lives here (in process / through the services) or on the orchestrator.
+  std::unique_ptr<LocalTurns> local;
+  std::unique_ptr<RemoteTurns> remote;
+  if (target.orchestrator.empty()) {
+    auto made = LocalTurns::Create(target, PrintAnnotation);
     if (!made.ok()) {
       std::fprintf(stderr, "tracewise chat: %s\n", std::string(made.status().message()).c_str());
       return 2;
     }
-    provider = std::move(*made);
-    std::fprintf(stderr, "chat: %s loaded in %s; LLM %s\n", trace_path.c_str(),
-                 FormatDurationNs((*trace)->info().load_ns).c_str(), config->Describe().c_str());
+    local = std::move(*made);
   } else {
+    remote = std::make_unique<RemoteTurns>(target.orchestrator);
+  }
+  auto add_trace = [&](const std::string& path) {
+    return local ? local->AddTrace(path) : remote->AddTrace(path);
+  };
+  auto trace = add_trace(trace_path);
+  if (!trace.ok()) {
+    std::fprintf(stderr, "tracewise chat: %s\n", std::string(trace.status().message()).c_str());
+    return 1;
+  }
+  std::string trace_id = *trace;
+  if (local && local->has_llm()) {
+    std::fprintf(stderr, "chat: %s ready; LLM %s\n", trace_path.c_str(), local->llm().Describe().c_str());
+  } else if (local) {
     std::fprintf(stderr, "chat: no LLM configured, each question gets the offline analyst's report.\n%s\n",
-                 llm::HowToConfigure().c_str());
+                 target.offline ? "" : llm::HowToConfigure().c_str());
+  } else {
+    std::fprintf(stderr, "chat: %s uploaded; the orchestrator at %s answers\n", trace_path.c_str(),
+                 target.orchestrator.c_str());
   }
 
-  agent::ToolContext tools;
-  tools.skills = &runner;
-  tools.skill_library = &library;
-  tools.sql = &queries;
-  tools.schema = &schema;
-  tools.strategies = &*strategies;
   agent::AgentSession session;
-  session.trace = trace_path;
   std::vector<llm::Message> history;
-  agent::TurnContext context;
-  if (auto probed = agent::ProbeTraceContext(queries); probed.ok()) context.trace_context = probed->Describe();
-  ConsoleOptions console;
-  console.quiet = quiet;
-
   std::string question;
   while (true) {
     std::fputs("\n> ", stderr);
@@ -129,25 +124,53 @@ int RunChat(const Args& args) {
         question == "quit") {
       break;
     }
-    if (provider == nullptr) {
-      agent::OfflineAnalyst analyst(*strategies, runner, &verifier);
-      const std::string text = agent::RenderMarkdown(analyst.Analyze(question, trace_path));
+    if (absl::StartsWith(question, "/trace ")) {
+      const std::string path = question.substr(7);
+      auto other = add_trace(path);
+      if (!other.ok()) {
+        std::fprintf(stderr, "chat: %s\n", std::string(other.status().message()).c_str());
+        continue;
+      }
+      if (local && *other != trace_id) local->Forget(trace_id);
+      trace_id = *other;
+      std::fprintf(stderr, "chat: now on %s\n", path.c_str());
+      continue;
+    }
+    if (remote) {
+      rpc::RemoteQuestion q;
+      q.question = question;
+      q.mode = mode;
+      q.client_tools = client_tools;
+      console.stream_text = true;
+      auto report = remote->Ask(trace_id, q, console, PrintAnnotation);
+      if (!report.ok()) {
+        std::fprintf(stderr, "chat: %s\n", std::string(report.status().message()).c_str());
+        continue;
+      }
+      if (report->deterministic) {
+        const std::string text = agent::RenderMarkdown(*report);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+      }
+      std::fputs("\n", stdout);
+      std::fflush(stdout);
+      continue;
+    }
+    agent::TurnSpec spec;
+    spec.question = question;
+    spec.mode = mode;
+    spec.history = history;
+    spec.client_tools = client_tools;
+    console.stream_text = local->has_llm();
+    const agent::TurnResult result = local->Run(spec, trace_id, "", session, console);
+    if (result.offline) {
+      const std::string text = agent::RenderMarkdown(result.report);
       std::fwrite(text.data(), 1, text.size(), stdout);
       continue;
     }
-    agent::AgentLoop loop(*provider, *strategies, tools, &verifier, LoopOptionsFor(*config));
-    agent::TurnRequest request;
-    request.question = question;
-    request.mode = mode;
-    request.context = context;
-    request.history = history;
-    const agent::TurnOutcome outcome = loop.Run(
-        request, session, [&](const agent::AgentEvent& e) { PrintAgentEvent(e, console); });
     std::fputs("\n", stdout);
     std::fflush(stdout);
-    std::fprintf(stderr, "  (%s)\n", TurnSummary(outcome, *config).c_str());
-    history.push_back({llm::Role::kUser, question});
-    history.push_back({llm::Role::kAssistant, outcome.answer});
+    std::fprintf(stderr, "  (%s)\n", TurnSummary(result, local->llm()).c_str());
+    for (const llm::Message& m : result.exchange) history.push_back(m);
   }
   return 0;
 }

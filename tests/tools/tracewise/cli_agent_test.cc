@@ -161,7 +161,8 @@ namespace {
 
 // `analyze --reference`: the offline analyst diagnoses the first trace and adds the scene's key
 // numbers on both, here a binder-jank scroll against a smooth one (their manifests give the
-// app's late frames).
+// app's late frames). The same through the services and an orchestrator:
+// tests/services/analyze_through_orchestrator_test.cc.
 TEST(CliComparisonTest, OfflineAnalyzeComparesWithAReferenceTrace) {
   const std::string dir = ::tw::testing::ProcessTempDir();
   auto generate = [&](const char* scenario) {
@@ -195,16 +196,6 @@ TEST(CliComparisonTest, OfflineAnalyzeComparesWithAReferenceTrace) {
                                std::to_string(jank.frames_app_deadline_missed -
                                               smooth.frames_app_deadline_missed) + ")";
   EXPECT_NE(out.find(expected, section), std::string::npos) << expected << "\n" << out.substr(section);
-
-  // Through the services it is refused with a pointer to the API.
-  FILE* refused = popen((std::string(TW_TRACEWISE_BIN) + " analyze x.pftrace --services a:1,b:2 "
-                         "--reference y.pftrace 2>&1").c_str(), "r");
-  ASSERT_NE(refused, nullptr);
-  std::string err;
-  for (size_t n; (n = fread(buf, 1, sizeof buf, refused)) > 0;) err.append(buf, n);
-  const int status = pclose(refused);
-  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << err;
-  EXPECT_NE(err.find("reference_trace_id"), std::string::npos) << err;
 }
 
 }  // namespace
