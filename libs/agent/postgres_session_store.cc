@@ -58,6 +58,20 @@ CREATE TABLE IF NOT EXISTS notes(
   id BIGSERIAL PRIMARY KEY,
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, note TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS notes_by_session ON notes(session_id, id);
+CREATE TABLE IF NOT EXISTS continuations(
+  id BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn INTEGER NOT NULL, state BYTEA NOT NULL, created_ns BIGINT NOT NULL, UNIQUE(session_id, turn));
+CREATE TABLE IF NOT EXISTS client_tool_requests(
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, request_id TEXT NOT NULL,
+  continuation_id BIGINT NOT NULL, turn INTEGER NOT NULL, ordinal INTEGER NOT NULL,
+  tool TEXT NOT NULL, arguments TEXT NOT NULL, deadline_ns BIGINT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending', result_json TEXT NOT NULL DEFAULT '', image BYTEA,
+  image_mime TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '',
+  settled_ns BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(session_id, request_id));
+CREATE INDEX IF NOT EXISTS client_tool_requests_by_continuation
+  ON client_tool_requests(continuation_id, state);
+CREATE INDEX IF NOT EXISTS client_tool_requests_pending
+  ON client_tool_requests(deadline_ns) WHERE state = 'pending';
 )sql";
 
 absl::Status NotFoundSession(const std::string& id) {
@@ -443,15 +457,26 @@ absl::Status PostgresSessionStore::FinishTurn(const std::string& session, int tu
                                               const std::string& report_json) {
   auto conn = Borrow();
   if (!conn.ok()) return conn.status();
-  auto r = (*conn)->Exec(
-      "UPDATE turns SET status = $1, finished_ns = $2, report_json = $3, lease_owner = '', "
-      "lease_until_ns = 0 WHERE session_id = $4 AND turn = $5",
-      {status, NowNs(), report_json, session, turn});
-  if (!r.ok()) return r.status();
-  if (r->affected() == 0) {
-    return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
-  }
-  return absl::OkStatus();
+  return conn->Transaction([&]() -> absl::Status {
+    const int64_t now = NowNs();
+    auto r = (*conn)->Exec(
+        "UPDATE turns SET status = $1, finished_ns = $2, report_json = $3, lease_owner = '', "
+        "lease_until_ns = 0 WHERE session_id = $4 AND turn = $5",
+        {status, now, report_json, session, turn});
+    if (!r.ok()) return r.status();
+    if (r->affected() == 0) {
+      return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
+    }
+    // A turn that ends while it waits (interrupted, cancelled) leaves no continuation behind.
+    if (absl::Status s = (*conn)->Run(
+            "UPDATE client_tool_requests SET state = 'cancelled', settled_ns = $3, image = NULL "
+            "WHERE session_id = $1 AND turn = $2 AND state = 'pending'",
+            {session, turn, now});
+        !s.ok()) {
+      return s;
+    }
+    return (*conn)->Run("DELETE FROM continuations WHERE session_id = $1 AND turn = $2", {session, turn});
+  });
 }
 
 absl::StatusOr<std::vector<TurnInfo>> PostgresSessionStore::Turns(const std::string& session) {
@@ -612,6 +637,253 @@ absl::StatusOr<std::vector<std::pair<std::string, int>>> PostgresSessionStore::C
   std::vector<std::pair<std::string, int>> out;
   for (int i = 0; i < r->rows(); ++i) out.emplace_back(r->Text(i, 0), static_cast<int>(r->Int(i, 1)));
   return out;
+}
+
+absl::Status PostgresSessionStore::SetSessionTrace(const std::string& session,
+                                                   const std::string& trace_id) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  auto r = (*conn)->Exec("UPDATE sessions SET trace_id = $2, updated_ns = $3 WHERE id = $1",
+                         {session, trace_id, NowNs()});
+  if (!r.ok()) return r.status();
+  if (r->affected() == 0) return NotFoundSession(session);
+  return absl::OkStatus();
+}
+
+// ---- client-tool continuations ----
+
+namespace {
+
+ClientToolState ToolStateFrom(const std::string& name) {
+  if (name == "answered") return ClientToolState::kAnswered;
+  if (name == "timed_out") return ClientToolState::kTimedOut;
+  if (name == "cancelled") return ClientToolState::kCancelled;
+  return ClientToolState::kPending;
+}
+
+absl::Status NotFoundTurn(const std::string& session, int turn) {
+  return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
+}
+
+// A continuation and its requests (locked FOR UPDATE when `lock`), read on `conn` inside the
+// caller's transaction; `id` gets its row id.
+absl::StatusOr<Continuation> ReadContinuationOn(PgConnection& conn, const std::string& session, int turn,
+                                                bool lock, int64_t* id) {
+  auto c = conn.Exec(lock ? "SELECT id, state FROM continuations WHERE session_id = $1 AND turn = $2 FOR UPDATE"
+                          : "SELECT id, state FROM continuations WHERE session_id = $1 AND turn = $2",
+                     {session, turn});
+  if (!c.ok()) return c.status();
+  if (c->rows() == 0) {
+    return absl::NotFoundError(absl::StrCat("turn ", turn, " of session '", session,
+                                            "' has no continuation (not waiting, or claimed already)"));
+  }
+  Continuation out;
+  out.session_id = session;
+  out.turn = turn;
+  *id = c->Int(0, 0);
+  out.state = c->Bytes(0, 1);
+  auto r = conn.Exec(lock ? "SELECT request_id, tool, arguments, deadline_ns, state, result_json, image, "
+                            "image_mime, error, settled_ns FROM client_tool_requests "
+                            "WHERE continuation_id = $1 ORDER BY ordinal FOR UPDATE"
+                          : "SELECT request_id, tool, arguments, deadline_ns, state, result_json, image, "
+                            "image_mime, error, settled_ns FROM client_tool_requests "
+                            "WHERE continuation_id = $1 ORDER BY ordinal",
+                     {*id});
+  if (!r.ok()) return r.status();
+  for (int i = 0; i < r->rows(); ++i) {
+    ClientToolSlot slot;
+    slot.request = {r->Text(i, 0), r->Text(i, 1), r->Text(i, 2), r->Int(i, 3)};
+    slot.state = ToolStateFrom(r->Text(i, 4));
+    slot.answer = {r->Text(i, 5), r->Null(i, 6) ? "" : r->Bytes(i, 6), r->Text(i, 7), r->Text(i, 8)};
+    slot.settled_ns = r->Int(i, 9);
+    out.tools.push_back(std::move(slot));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status PostgresSessionStore::SaveContinuation(const std::string& session, int turn,
+                                                    const std::string& state,
+                                                    const std::vector<ClientToolRequest>& requests) {
+  if (requests.empty()) {
+    return absl::InvalidArgumentError("a continuation waits for at least one client-tool request");
+  }
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  return conn->Transaction([&]() -> absl::Status {
+    auto exists = (*conn)->Exec("SELECT 1 FROM sessions WHERE id = $1", {session});
+    if (!exists.ok()) return exists.status();
+    if (exists->rows() == 0) return NotFoundSession(session);
+    // The turn's row lock orders this against another replica pausing or finishing it.
+    auto t = (*conn)->Exec("SELECT status FROM turns WHERE session_id = $1 AND turn = $2 FOR UPDATE",
+                           {session, turn});
+    if (!t.ok()) return t.status();
+    if (t->rows() == 0) return NotFoundTurn(session, turn);
+    if (t->Text(0, 0) != kTurnRunning) {
+      return absl::FailedPreconditionError(absl::StrCat("turn ", turn, " of session '", session, "' is ",
+                                                        t->Text(0, 0), ", not running: it cannot pause"));
+    }
+    for (const ClientToolRequest& r : requests) {
+      auto used = (*conn)->Exec("SELECT 1 FROM client_tool_requests WHERE session_id = $1 AND request_id = $2",
+                                {session, r.request_id});
+      if (!used.ok()) return used.status();
+      if (used->rows() > 0) {
+        return absl::AlreadyExistsError(absl::StrCat("client-tool request '", r.request_id,
+                                                     "' already exists in session '", session, "'"));
+      }
+    }
+    const int64_t now = NowNs();
+    auto c = (*conn)->Exec(
+        "INSERT INTO continuations(session_id, turn, state, created_ns) VALUES($1,$2,$3,$4) RETURNING id",
+        {session, turn, PgParam::Bytes(state), now});
+    if (!c.ok()) return c.status();
+    const int64_t id = c->Int(0, 0);
+    int ordinal = 0;
+    for (const ClientToolRequest& r : requests) {
+      if (absl::Status s = (*conn)->Run(
+              "INSERT INTO client_tool_requests(session_id, request_id, continuation_id, turn, ordinal, "
+              "tool, arguments, deadline_ns) VALUES($1,$2,$3,$4,$5,$6,$7,$8)",
+              {session, r.request_id, id, turn, ordinal++, r.tool, r.arguments, r.deadline_ns});
+          !s.ok()) {
+        return s;
+      }
+    }
+    return (*conn)->Run("UPDATE turns SET status = $3 WHERE session_id = $1 AND turn = $2",
+                        {session, turn, kTurnWaitingForClient});
+  });
+}
+
+absl::StatusOr<AnswerReceipt> PostgresSessionStore::AnswerClientTool(const std::string& session,
+                                                                     const std::string& request_id,
+                                                                     const ClientToolAnswer& answer) {
+  const int outcomes = !answer.result_json.empty() + !answer.image.empty() + !answer.error.empty();
+  if (outcomes != 1) {
+    return absl::InvalidArgumentError(
+        "a client-tool answer is exactly one of a JSON result, an image or an error");
+  }
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  AnswerReceipt receipt;
+  absl::Status status = conn->Transaction([&]() -> absl::Status {
+    auto exists = (*conn)->Exec("SELECT 1 FROM sessions WHERE id = $1", {session});
+    if (!exists.ok()) return exists.status();
+    if (exists->rows() == 0) return NotFoundSession(session);
+    // Only a pending request is settled: of a racing answer and timeout, one updates the row.
+    auto u = (*conn)->Exec(
+        "UPDATE client_tool_requests SET state = 'answered', result_json = $3, image = $4, "
+        "image_mime = $5, error = $6, settled_ns = $7 WHERE session_id = $1 AND request_id = $2 "
+        "AND state = 'pending' RETURNING turn, continuation_id",
+        {session, request_id, answer.result_json, PgParam::Bytes(answer.image), answer.image_mime,
+         answer.error, NowNs()});
+    if (!u.ok()) return u.status();
+    if (u->rows() == 0) {
+      auto r = (*conn)->Exec("SELECT state, tool FROM client_tool_requests WHERE session_id = $1 AND request_id = $2",
+                             {session, request_id});
+      if (!r.ok()) return r.status();
+      if (r->rows() == 0) {
+        return absl::NotFoundError(absl::StrCat("no client-tool request '", request_id, "' in session '",
+                                                session, "'"));
+      }
+      const std::string state = r->Text(0, 0);
+      const char* what = state == "answered"    ? "was already answered"
+                         : state == "timed_out" ? "timed out before this answer (the model was told)"
+                                                : "was cancelled with its turn";
+      return absl::FailedPreconditionError(absl::StrCat("client-tool request '", request_id, "' (",
+                                                        r->Text(0, 1), ") ", what));
+    }
+    receipt.turn = static_cast<int>(u->Int(0, 0));
+    auto n = (*conn)->Exec(
+        "SELECT COUNT(*) FROM client_tool_requests WHERE continuation_id = $1 AND state = 'pending'",
+        {u->Int(0, 1)});
+    if (!n.ok()) return n.status();
+    receipt.pending = static_cast<int>(n->Int(0, 0));
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return receipt;
+}
+
+absl::StatusOr<std::vector<ContinuationKey>> PostgresSessionStore::ExpireClientTools(int64_t now_ns) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  auto r = (*conn)->Exec(
+      "WITH due AS (UPDATE client_tool_requests SET state = 'timed_out', settled_ns = $2 "
+      "WHERE state = 'pending' AND deadline_ns <= $1 RETURNING session_id, turn) "
+      "SELECT DISTINCT session_id, turn FROM due ORDER BY session_id, turn",
+      {now_ns, NowNs()});
+  if (!r.ok()) return r.status();
+  std::vector<ContinuationKey> out;
+  for (int i = 0; i < r->rows(); ++i) out.push_back({r->Text(i, 0), static_cast<int>(r->Int(i, 1))});
+  return out;
+}
+
+absl::StatusOr<std::vector<ContinuationKey>> PostgresSessionStore::ReadyContinuations(int limit) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  auto r = (*conn)->Exec(
+      "SELECT c.session_id, c.turn FROM continuations c WHERE NOT EXISTS (SELECT 1 FROM "
+      "client_tool_requests r WHERE r.continuation_id = c.id AND r.state = 'pending') "
+      "ORDER BY c.created_ns, c.id LIMIT $1",
+      {static_cast<int64_t>(limit)});
+  if (!r.ok()) return r.status();
+  std::vector<ContinuationKey> out;
+  for (int i = 0; i < r->rows(); ++i) out.push_back({r->Text(i, 0), static_cast<int>(r->Int(i, 1))});
+  return out;
+}
+
+absl::StatusOr<Continuation> PostgresSessionStore::ClaimContinuation(const std::string& session, int turn,
+                                                                     bool even_if_pending) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  Continuation out;
+  absl::Status status = conn->Transaction([&]() -> absl::Status {
+    auto exists = (*conn)->Exec("SELECT 1 FROM sessions WHERE id = $1", {session});
+    if (!exists.ok()) return exists.status();
+    if (exists->rows() == 0) return NotFoundSession(session);
+    // FOR UPDATE: a second claimer waits here, then finds the row gone (NOT_FOUND).
+    int64_t id = 0;
+    auto read = ReadContinuationOn(*conn->conn, session, turn, /*lock=*/true, &id);
+    if (!read.ok()) return read.status();
+    out = std::move(*read);
+    int pending = 0;
+    for (const ClientToolSlot& slot : out.tools) pending += slot.state == ClientToolState::kPending;
+    if (pending > 0 && !even_if_pending) {
+      return absl::FailedPreconditionError(absl::StrCat("turn ", turn, " of session '", session,
+                                                        "' still waits for ", pending,
+                                                        " client-tool request(s)"));
+    }
+    // The requests stay (settled) so late answers get a precise status; their payloads go.
+    if (absl::Status s = (*conn)->Run(
+            "UPDATE client_tool_requests SET state = CASE WHEN state = 'pending' THEN 'cancelled' "
+            "ELSE state END, settled_ns = CASE WHEN settled_ns = 0 THEN $2 ELSE settled_ns END, "
+            "image = NULL, result_json = '' WHERE continuation_id = $1",
+            {id, NowNs()});
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = (*conn)->Run("DELETE FROM continuations WHERE id = $1", {id}); !s.ok()) return s;
+    return (*conn)->Run("UPDATE turns SET status = $3 WHERE session_id = $1 AND turn = $2",
+                        {session, turn, kTurnRunning});
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<Continuation> PostgresSessionStore::PeekContinuation(const std::string& session) {
+  auto conn = Borrow();
+  if (!conn.ok()) return conn.status();
+  auto exists = (*conn)->Exec("SELECT 1 FROM sessions WHERE id = $1", {session});
+  if (!exists.ok()) return exists.status();
+  if (exists->rows() == 0) return NotFoundSession(session);
+  auto c = (*conn)->Exec("SELECT turn FROM continuations WHERE session_id = $1 ORDER BY turn DESC LIMIT 1",
+                         {session});
+  if (!c.ok()) return c.status();
+  if (c->rows() == 0) {
+    return absl::NotFoundError(absl::StrCat("no turn of session '", session, "' waits for the client"));
+  }
+  int64_t id = 0;
+  return ReadContinuationOn(*conn->conn, session, static_cast<int>(c->Int(0, 0)), /*lock=*/false, &id);
 }
 
 }  // namespace tw::agent

@@ -59,6 +59,19 @@ class PostgresSessionStore : public SessionStore {
   absl::Status AddNote(const std::string& session, const std::string& note) override;
   absl::StatusOr<std::vector<std::string>> Notes(const std::string& session) override;
   absl::Status AddUsage(const std::string& session, const TokenUsage& usage) override;
+  absl::Status SetSessionTrace(const std::string& session, const std::string& trace_id) override;
+  // Client-tool continuations: conditional updates and row locks (FOR UPDATE on the turn, the
+  // continuation and its requests) make each step atomic between replicas.
+  absl::Status SaveContinuation(const std::string& session, int turn, const std::string& state,
+                                const std::vector<ClientToolRequest>& requests) override;
+  absl::StatusOr<AnswerReceipt> AnswerClientTool(const std::string& session,
+                                                 const std::string& request_id,
+                                                 const ClientToolAnswer& answer) override;
+  absl::StatusOr<std::vector<ContinuationKey>> ExpireClientTools(int64_t now_ns) override;
+  absl::StatusOr<std::vector<ContinuationKey>> ReadyContinuations(int limit) override;
+  absl::StatusOr<Continuation> ClaimContinuation(const std::string& session, int turn,
+                                                 bool even_if_pending = false) override;
+  absl::StatusOr<Continuation> PeekContinuation(const std::string& session) override;
 
   bool shared() const override { return true; }
   absl::Status RenewTurnLease(const std::string& session, int turn, const std::string& owner,

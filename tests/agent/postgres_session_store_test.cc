@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "tests/agent/session_store_contract.h"
 #include "tests/common/postgres_server.h"
 
 namespace tw::agent {
@@ -214,6 +215,44 @@ TEST_F(PostgresSessionStoreTest, AWaiterOnOneReplicaWakesWhenAnotherAppends) {
   EXPECT_LT(waited, std::chrono::seconds(2));
   EXPECT_EQ(a->WaitForEvents("s-nope", 0, 10).status().code(), absl::StatusCode::kNotFound);
 }
+
+// The SessionStore contract (tests/agent/session_store_contract.h) on a fresh database per test;
+// `reopen` is a second store instance on it, as a second orchestrator replica holds.
+std::string* contract_url = nullptr;
+
+std::unique_ptr<SessionStore> OpenContract() {
+  auto store = PostgresSessionStore::Open(*contract_url);
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return nullptr;
+  return std::move(*store);
+}
+
+store_contract::SessionStoreFactory PostgresFactory() {
+  return {"postgres",
+          [] {
+            static int next = 0;
+            const std::string db = "contract" + std::to_string(++next);
+            PGconn* c = PQconnectdb(server->url().c_str());
+            PQclear(PQexec(c, ("CREATE DATABASE " + db).c_str()));
+            PQfinish(c);
+            static std::string url;
+            url = server->url();
+            url.replace(url.find("/postgres?"), 10, "/" + db + "?");
+            contract_url = &url;
+            return OpenContract();
+          },
+          [] { return OpenContract(); },
+          [] { return server->ok() ? std::string() : server->skip_reason(); }};
+}
+
+}  // namespace
+
+namespace store_contract {
+INSTANTIATE_TEST_SUITE_P(Postgres, SessionStoreContract, ::testing::Values(PostgresFactory()),
+                         SessionStoreFactoryName);
+}  // namespace store_contract
+
+namespace {
 
 TEST_F(PostgresSessionStoreTest, AnUnreachableServerIsUnavailable) {
   auto store = PostgresSessionStore::Open("postgresql:///postgres?host=/nonexistent&port=1");

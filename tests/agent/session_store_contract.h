@@ -33,6 +33,8 @@ struct SessionStoreFactory {
   // Another handle on the data of the last `fresh` store: a restarted process, or a second
   // orchestrator sharing the store. May be called while other handles are open.
   std::function<std::unique_ptr<SessionStore>()> reopen;
+  // Why the implementation cannot be tested here (e.g. no database server); empty = it can.
+  std::function<std::string()> skip_reason;
 };
 
 // gtest prints a parameter when a test fails.
@@ -45,6 +47,9 @@ inline std::string SessionStoreFactoryName(const ::testing::TestParamInfo<Sessio
 class SessionStoreContract : public ::testing::TestWithParam<SessionStoreFactory> {
  protected:
   void SetUp() override {
+    if (GetParam().skip_reason) {
+      if (const std::string why = GetParam().skip_reason(); !why.empty()) GTEST_SKIP() << why;
+    }
     store_ = GetParam().fresh();
     ASSERT_NE(store_, nullptr);
   }
