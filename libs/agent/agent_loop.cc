@@ -581,6 +581,13 @@ TurnOutcome AgentLoop::Drive(LoopState& st, AgentSession& session, const AgentEv
       for (const StepCall& call : st.step) {
         if (!call.settled) requests.push_back({call.request_id, call.call.name, call.call.arguments, deadline});
       }
+      if (!requests.empty() && is_cancelled()) {
+        // Cancelled while the calls ran: nothing goes to the client.
+        for (StepCall& call : st.step) {
+          if (!call.settled) settle_client(call, false, "Cancelled before the client was asked.", "cancelled");
+        }
+        requests.clear();
+      }
       if (!requests.empty()) {
         st.model_calls = out.model_calls;
         st.corrections = out.corrections;

@@ -58,9 +58,8 @@ std::shared_ptr<const skills::StepResult> ArtifactFrom(const json& a) {
   }
   r->truncated = a.value("truncated", false);
   r->sql = a.value("sql", "");
-  for (const auto& [name, value] : a.value("parameters", json::object()).items()) {
-    r->parameters.emplace_back(name, ValueFrom(value));
-  }
+  const json parameters = a.value("parameters", json::object());  // items() must not outlive it
+  for (const auto& [name, value] : parameters.items()) r->parameters.emplace_back(name, ValueFrom(value));
   r->elapsed_ns = a.value("elapsed_ns", int64_t{0});
   r->level = a.value("level", "");
   return r;

@@ -368,20 +368,22 @@ grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext*, const pb::Can
   auto info = store_->GetSession(request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   auto live = LiveFor(info->id);
+  bool flagged = false;  // a turn running here will stop (and not pause) at its next step
   {
     std::lock_guard<std::mutex> lock(live->mu);
     if (live->running && !live->done_appended) {
       live->cancel = true;
+      flagged = true;
       response->set_turn(live->turn);
-      return grpc::Status::OK;
     }
   }
   // A turn waiting for the client: claim its continuation and end it as cancelled.
   auto waiting = store_->PeekContinuation(info->id);
-  if (waiting.ok() && TryResume(info->id, waiting->turn, /*cancel=*/true)) {
+  if (waiting.ok() && (TryResume(info->id, waiting->turn, /*cancel=*/true) || flagged)) {
     response->set_turn(waiting->turn);
     return grpc::Status::OK;
   }
+  if (flagged) return grpc::Status::OK;
   if (TurnActive(info->id, 0)) {
     return Error(grpc::StatusCode::FAILED_PRECONDITION,
                  "the session's turn runs on another orchestrator; cancel it there");
@@ -419,16 +421,22 @@ absl::StatusOr<int> OrchestratorService::StartTurn(agent::SessionInfo session, c
   }
   auto live = LiveFor(session.id);
   std::unique_lock<std::mutex> lock(live->mu);
+  ASSIGN_OR_RETURN(auto turns, store_->Turns(session.id));
+  if (!turns.empty() && turns.back().status == agent::kTurnWaitingForClient) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "turn ", turns.back().index,
+        " waits for the client's tool results; answer them with SubmitToolResult or cancel the turn"));
+  }
   // A client that saw the previous turn's `done` may ask again before that turn's thread has
   // quite finished: wait for it rather than refuse.
   if (live->running && live->done_appended) {
     live->cv.wait_for(lock, std::chrono::seconds(10), [&] { return !live->running; });
+    ASSIGN_OR_RETURN(turns, store_->Turns(session.id));
   }
   if (live->running) {
     return absl::FailedPreconditionError(
         absl::StrCat("turn ", live->turn, " is still running in this session; cancel it or wait"));
   }
-  ASSIGN_OR_RETURN(auto turns, store_->Turns(session.id));
   if (!turns.empty() && Active(turns.back().status)) {
     return absl::FailedPreconditionError(
         turns.back().status == agent::kTurnWaitingForClient
@@ -463,8 +471,9 @@ bool OrchestratorService::TryResume(const std::string& session, int turn, bool c
   if (!info.ok()) return false;
   auto live = LiveFor(session);
   std::unique_lock<std::mutex> lock(live->mu);
-  if (live->running && !live->done_appended) return false;
-  if (live->running) live->cv.wait_for(lock, std::chrono::seconds(10), [&] { return !live->running; });
+  // Called when the store holds a continuation: a thread still running here is the one that just
+  // paused this turn, about to end.
+  live->cv.wait_for(lock, std::chrono::seconds(10), [&] { return !live->running; });
   if (live->running) return false;
   auto claimed = store_->ClaimContinuation(session, turn, cancel);
   if (!claimed.ok()) return false;  // another caller has it, or it still waits
@@ -542,6 +551,12 @@ void OrchestratorService::RunJob(TurnJob job, std::shared_ptr<Live> live) {
   } else {
     job.spec.history = live->history;
     result = runner_->Run(job.spec, *backends, *live->agent, emit, cancelled, pause);
+  }
+  // Cancelled while it paused: take the continuation back at once and end the turn here.
+  while (result.status == agent::kTurnWaitingForClient && live->cancel) {
+    auto claimed = store_->ClaimContinuation(sid, turn, /*even_if_pending=*/true);
+    if (!claimed.ok()) break;  // CancelTurn's own claim has it
+    result = runner_->Resume(claimed->state, claimed->tools, *backends, *live->agent, emit, cancelled, pause);
   }
 
   // Notes the model wrote are kept as it goes (a paused turn may resume elsewhere).

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
 #include "libs/agent/agent_loop.h"
 #include "libs/agent/session_store.h"
 #include "libs/skills/trace_database_runner.h"
@@ -109,6 +110,79 @@ void BM_AgentTurnOverhead(benchmark::State& state) {
   state.counters["events"] = static_cast<double>(events) / n;
 }
 BENCHMARK(BM_AgentTurnOverhead)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// A turn that pauses for a client tool after a SQL result and resumes: the state serialized into
+// the SQLite session store's continuation, the answer stored, the continuation claimed and
+// parsed, the agent session rebuilt — what the orchestrator adds to a turn per client round trip.
+// Counters: overhead_ms = both segments' time outside the model; resume_ms = from the answer to
+// the resumed loop's model call (store + claim + parse + prompt).
+void BM_ClientToolPauseAndResume(benchmark::State& state) {
+  auto& env = agent_test::AgentTestEnv::Get();
+  std::vector<skills::Diagnostic> diagnostics;
+  const auto library = skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics);
+  auto strategies = strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies");
+  skills::TraceDatabaseRunner queries(&env.trace().db());
+  LocalSkillRunner runner(library, queries);
+  LocalSchemaProvider schema(&env.trace().db());
+  verify::LocalVerifierClient verifier;
+  const std::string db = (env.dir() / "bench_pause_sessions.db").string();
+  std::filesystem::remove(db);
+  auto store = SqliteSessionStore::Open(db);
+  if (!strategies.ok() || !store.ok()) {
+    state.SkipWithError("setup");
+    return;
+  }
+  ToolContext tools;
+  tools.skills = &runner;
+  tools.skill_library = &library;
+  tools.sql = &queries;
+  tools.schema = &schema;
+  tools.strategies = &*strategies;
+  const std::string sql = nlohmann::json{
+      {"sql", "SELECT utid, SUM(dur) AS cpu_ns FROM sched WHERE utid != 0 GROUP BY utid ORDER BY cpu_ns DESC"}}.dump();
+  double overhead_ms = 0, resume_ms = 0;
+  int n = 0;
+  for (auto _ : state) {
+    const std::string sid = (*store)->CreateSession("bench", "bench")->id;
+    (void)(*store)->StartTurn(sid, "q", "quick", "");
+    int64_t resumed_at = 0, answered_at = 0;
+    agent_test::ScriptedModel model({
+        [&](const llm::ChatRequest&) {
+          return Calls({{"c1", "execute_sql", sql}, {"c2", "select_slice", R"({"slice_id": 1})"}});
+        },
+        [&](const llm::ChatRequest&) {
+          resumed_at = absl::GetCurrentTimeNanos();
+          return Text("Done with sql-1.");
+        },
+    });
+    AgentLoopOptions options;
+    options.client_tools.pause = [&](const nlohmann::json& s, const std::vector<ClientToolRequest>& r) {
+      return (*store)->SaveContinuation(sid, 1, s.dump(), r);
+    };
+    AgentLoop loop(model, *strategies, tools, &verifier, options);
+    TurnRequest request;
+    request.question = "which thread is busiest? select it";
+    request.mode = "quick";
+    request.client_tools = {"select_slice"};
+    auto sink = [&](const AgentEvent& e) {
+      (void)(*store)->AppendEvent(sid, 1, AgentEventKindName(e.kind), e.data.dump());
+    };
+    AgentSession session;
+    const TurnOutcome paused = loop.Run(request, session, sink);
+    answered_at = absl::GetCurrentTimeNanos();
+    (void)(*store)->AnswerClientTool(sid, paused.client_requests.at(0).request_id, {R"({"selected":true})", "", "", ""});
+    auto claimed = (*store)->ClaimContinuation(sid, 1);
+    AgentSession resumed_session;
+    const TurnOutcome done = loop.Resume(nlohmann::json::parse(claimed->state), claimed->tools, resumed_session, sink);
+    if (done.answer.empty()) state.SkipWithError("the resumed turn did not conclude");
+    overhead_ms += static_cast<double>(done.overhead_ns) / 1e6;  // both segments (the state carries the first)
+    resume_ms += static_cast<double>(resumed_at - answered_at) / 1e6;
+    ++n;
+  }
+  state.counters["overhead_ms"] = overhead_ms / n;
+  state.counters["resume_ms"] = resume_ms / n;
+}
+BENCHMARK(BM_ClientToolPauseAndResume)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace
 }  // namespace tw::agent

@@ -56,6 +56,9 @@ void ScriptedLlmServer::Handle(const httplib::Request& req, httplib::Response& r
     r.path = req.path;
     r.body = req.body;
     r.remote_port = req.remote_port;
+    r.received_steady_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
     for (const auto& [name, value] : req.headers) {
       std::string lower = name;
       std::transform(lower.begin(), lower.end(), lower.begin(),

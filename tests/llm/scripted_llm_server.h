@@ -35,6 +35,7 @@ struct ReceivedRequest {
   std::map<std::string, std::string> headers;  // lower-cased names
   std::string body;
   int remote_port = 0;  // the client's side of the connection: equal ports = a reused connection
+  int64_t received_steady_ns = 0;  // when its headers and body were in (steady clock)
 };
 
 class ScriptedLlmServer {

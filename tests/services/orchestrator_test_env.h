@@ -78,19 +78,47 @@ class OrchestratorEnv {
     trace_id_ = *id;
   }
 
-  void StartOrchestrator() {
+  // Flags added to every orchestrator this env starts (e.g. --client-tool-timeout-s 1).
+  void set_orchestrator_args(std::vector<std::string> args) { orchestrator_args_ = std::move(args); }
+
+  std::vector<std::string> OrchestratorArgs() const {
     std::vector<std::string> args = {"--trace-query", trace_query_->address(),
                                      "--skill-engine", skill_engine_->address(),
                                      "--verifier", verifier_->address(),
                                      "--data-dir", dir_ + "/orchestrator",
                                      "--strategies", TW_SOURCE_DIR "/strategies",
                                      "--skills", TW_SOURCE_DIR "/skills"};
+    args.insert(args.end(), orchestrator_args_.begin(), orchestrator_args_.end());
+    return args;
+  }
+
+  void StartOrchestrator() {
     stub_.reset();
-    orchestrator_ = std::make_unique<ServiceProcess>(TW_ORCHESTRATOR_BINARY, args, llm_env_);
+    orchestrator_ = std::make_unique<ServiceProcess>(TW_ORCHESTRATOR_BINARY, OrchestratorArgs(), llm_env_);
     ASSERT_TRUE(orchestrator_->ok()) << "orchestrator did not start";
     stub_ = pb::Orchestrator::NewStub(
         grpc::CreateChannel(orchestrator_->address(), grpc::InsecureChannelCredentials()));
   }
+
+  // A second orchestrator process on the same session store (another replica).
+  void StartSecondOrchestrator() {
+    second_stub_.reset();
+    second_ = std::make_unique<ServiceProcess>(TW_ORCHESTRATOR_BINARY, OrchestratorArgs(), llm_env_);
+    ASSERT_TRUE(second_->ok()) << "second orchestrator did not start";
+    second_stub_ = pb::Orchestrator::NewStub(
+        grpc::CreateChannel(second_->address(), grpc::InsecureChannelCredentials()));
+  }
+  pb::Orchestrator::Stub& second_stub() { return *second_stub_; }
+
+  // Uploads a trace file to trace-query; returns its id.
+  std::string Upload(const std::string& path) {
+    rpc::GrpcQueryBackend uploader(trace_query_->address());
+    auto id = uploader.UploadFile(path);
+    EXPECT_TRUE(id.ok()) << id.status();
+    return id.ok() ? *id : "";
+  }
+  const std::string& dir() const { return dir_; }
+  const std::string& orchestrator_address() const { return orchestrator_->address(); }
 
   void KillOrchestrator() {
     stub_.reset();
@@ -100,6 +128,8 @@ class OrchestratorEnv {
   pb::Orchestrator::Stub& stub() { return *stub_; }
   const std::string& trace_id() const { return trace_id_; }
   const std::string& trace_query_address() const { return trace_query_->address(); }
+  const std::string& skill_engine_address() const { return skill_engine_->address(); }
+  const std::string& verifier_address() const { return verifier_->address(); }
 
   std::string CreateSession() {
     grpc::ClientContext ctx;
@@ -156,6 +186,8 @@ class OrchestratorEnv {
   }
 
   ~OrchestratorEnv() {
+    second_stub_.reset();
+    second_.reset();
     stub_.reset();
     orchestrator_.reset();
     verifier_.reset();
@@ -166,6 +198,9 @@ class OrchestratorEnv {
  private:
   std::string dir_;
   std::vector<std::string> llm_env_;
+  std::vector<std::string> orchestrator_args_;
+  std::unique_ptr<ServiceProcess> second_;
+  std::unique_ptr<pb::Orchestrator::Stub> second_stub_;
   std::string trace_id_;
   std::unique_ptr<ServiceProcess> trace_query_;
   std::unique_ptr<ServiceProcess> skill_engine_;
