@@ -2,6 +2,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "libs/agent/tool_support.h"
 
 namespace tw::agent {
 namespace {
@@ -50,15 +51,7 @@ T Get(const json& j, const char* key, T fallback) {
   return it->get<T>();
 }
 
-std::vector<std::string> Strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const json& s : *it) {
-    if (s.is_string()) out.push_back(s.get<std::string>());
-  }
-  return out;
-}
+std::vector<std::string> Strings(const json& j, const char* key) { return GetStringListArg(j, key); }
 
 skills::StepStatus StepStatusFrom(const std::string& name) {
   using skills::StepStatus;

@@ -654,13 +654,6 @@ absl::Status PostgresSessionStore::SetSessionTrace(const std::string& session,
 
 namespace {
 
-ClientToolState ToolStateFrom(const std::string& name) {
-  if (name == "answered") return ClientToolState::kAnswered;
-  if (name == "timed_out") return ClientToolState::kTimedOut;
-  if (name == "cancelled") return ClientToolState::kCancelled;
-  return ClientToolState::kPending;
-}
-
 absl::Status NotFoundTurn(const std::string& session, int turn) {
   return absl::NotFoundError(absl::StrCat("unknown turn ", turn, " of session '", session, "'"));
 }
@@ -693,7 +686,7 @@ absl::StatusOr<Continuation> ReadContinuationOn(PgConnection& conn, const std::s
   for (int i = 0; i < r->rows(); ++i) {
     ClientToolSlot slot;
     slot.request = {r->Text(i, 0), r->Text(i, 1), r->Text(i, 2), r->Int(i, 3)};
-    slot.state = ToolStateFrom(r->Text(i, 4));
+    slot.state = ClientToolStateFromName(r->Text(i, 4));
     slot.answer = {r->Text(i, 5), r->Null(i, 6) ? "" : r->Bytes(i, 6), r->Text(i, 7), r->Text(i, 8)};
     slot.settled_ns = r->Int(i, 9);
     out.tools.push_back(std::move(slot));
@@ -785,12 +778,7 @@ absl::StatusOr<AnswerReceipt> PostgresSessionStore::AnswerClientTool(const std::
         return absl::NotFoundError(absl::StrCat("no client-tool request '", request_id, "' in session '",
                                                 session, "'"));
       }
-      const std::string state = r->Text(0, 0);
-      const char* what = state == "answered"    ? "was already answered"
-                         : state == "timed_out" ? "timed out before this answer (the model was told)"
-                                                : "was cancelled with its turn";
-      return absl::FailedPreconditionError(absl::StrCat("client-tool request '", request_id, "' (",
-                                                        r->Text(0, 1), ") ", what));
+      return SettledRequestError(request_id, r->Text(0, 1), ClientToolStateFromName(r->Text(0, 0)));
     }
     receipt.turn = static_cast<int>(u->Int(0, 0));
     auto n = (*conn)->Exec(

@@ -4,21 +4,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/agent/report_render.h"
+#include "libs/agent/tool_support.h"
 
 namespace tw::agent {
 namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> Strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const json& s : *it) {
-    if (s.is_string()) out.push_back(s.get<std::string>());
-  }
-  return out;
-}
+std::vector<std::string> Strings(const json& j, const char* key) { return GetStringListArg(j, key); }
 
 FindingSeverity SeverityFrom(const std::string& name) {
   for (FindingSeverity s : {FindingSeverity::kCritical, FindingSeverity::kHigh, FindingSeverity::kMedium,

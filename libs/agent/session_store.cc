@@ -107,14 +107,23 @@ CREATE INDEX IF NOT EXISTS client_tool_requests_by_deadline
   ON client_tool_requests(state, deadline_ns);
 )sql";
 
-ClientToolState StateFromName(const std::string& name) {
-  if (name == "answered") return ClientToolState::kAnswered;
-  if (name == "timed_out") return ClientToolState::kTimedOut;
-  if (name == "cancelled") return ClientToolState::kCancelled;
+}  // namespace
+
+ClientToolState ClientToolStateFromName(const std::string& name) {
+  for (ClientToolState s : {ClientToolState::kPending, ClientToolState::kAnswered, ClientToolState::kTimedOut,
+                            ClientToolState::kCancelled}) {
+    if (name == ClientToolStateName(s)) return s;
+  }
   return ClientToolState::kPending;
 }
 
-}  // namespace
+absl::Status SettledRequestError(const std::string& request_id, const std::string& tool,
+                                 ClientToolState state) {
+  const char* what = state == ClientToolState::kAnswered   ? "was already answered"
+                     : state == ClientToolState::kTimedOut ? "timed out before this answer (the model was told)"
+                                                           : "was cancelled with its turn";
+  return absl::FailedPreconditionError(absl::StrCat("client-tool request '", request_id, "' (", tool, ") ", what));
+}
 
 const char* ClientToolStateName(ClientToolState state) {
   switch (state) {
@@ -496,16 +505,10 @@ absl::StatusOr<AnswerReceipt> SqliteSessionStore::AnswerClientTool(const std::st
       return absl::NotFoundError(absl::StrCat("no client-tool request '", request_id,
                                               "' in session '", session, "'"));
     }
-    const std::string state = r.Text(0);
+    const ClientToolState state = ClientToolStateFromName(r.Text(0));
     receipt.turn = static_cast<int>(r.Int(1));
     const int64_t continuation_id = r.Int(2);
-    if (state != "pending") {
-      const char* what = state == "answered"    ? "was already answered"
-                         : state == "timed_out" ? "timed out before this answer (the model was told)"
-                                                : "was cancelled with its turn";
-      return absl::FailedPreconditionError(absl::StrCat("client-tool request '", request_id, "' (",
-                                                        r.Text(3), ") ", what));
-    }
+    if (state != ClientToolState::kPending) return SettledRequestError(request_id, r.Text(3), state);
     Stmt u(db_,
            "UPDATE client_tool_requests SET state = 'answered', result_json = ?, image = ?, "
            "image_mime = ?, error = ?, settled_ns = ? WHERE session_id = ? AND request_id = ?");
@@ -573,7 +576,7 @@ absl::StatusOr<Continuation> SqliteSessionStore::ReadContinuation(const std::str
   while (r.Step() == SQLITE_ROW) {
     ClientToolSlot slot;
     slot.request = {r.Text(0), r.Text(1), r.Text(2), r.Int(3)};
-    slot.state = StateFromName(r.Text(4));
+    slot.state = ClientToolStateFromName(r.Text(4));
     slot.answer = {r.Text(5), r.Text(6), r.Text(7), r.Text(8)};
     slot.settled_ns = r.Int(9);
     out.tools.push_back(std::move(slot));

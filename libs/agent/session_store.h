@@ -108,6 +108,10 @@ enum class ClientToolState {
   kCancelled,  // its continuation was claimed while it was pending (the turn was cancelled)
 };
 const char* ClientToolStateName(ClientToolState state);
+ClientToolState ClientToolStateFromName(const std::string& name);
+// The FAILED_PRECONDITION an answer to an already settled request gets, saying how it was settled.
+absl::Status SettledRequestError(const std::string& request_id, const std::string& tool,
+                                 ClientToolState state);
 
 struct ClientToolSlot {
   ClientToolRequest request;

@@ -30,26 +30,8 @@ const llm::Message* LastToolResult(const llm::ChatRequest& request) {
   return nullptr;
 }
 
-class AgentLoopTest : public ::testing::Test {
+class AgentLoopTest : public ::testing::Test, protected agent_test::ShippedTools {
  protected:
-  AgentLoopTest()
-      : env_(agent_test::AgentTestEnv::Get()),
-        library_(skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics_)),
-        strategies_(*strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies")),
-        queries_(&env_.trace().db()),
-        runner_(library_, queries_),
-        schema_(&env_.trace().db()) {}
-
-  ToolContext Tools() {
-    ToolContext ctx;
-    ctx.skills = &runner_;
-    ctx.skill_library = &library_;
-    ctx.sql = &queries_;
-    ctx.schema = &schema_;
-    ctx.strategies = &strategies_;
-    return ctx;
-  }
-
   // A plan that covers the cpu scene's aspects and phases, built from the strategy itself.
   std::string CpuPlan() const {
     const strategy::Strategy* cpu = strategies_.Find("cpu");
@@ -92,13 +74,6 @@ class AgentLoopTest : public ::testing::Test {
     return result->rows[0][1].double_value;
   }
 
-  agent_test::AgentTestEnv& env_;
-  std::vector<skills::Diagnostic> diagnostics_;
-  skills::SkillLibrary library_;
-  strategy::StrategyLibrary strategies_;
-  skills::TraceDatabaseRunner queries_;
-  LocalSkillRunner runner_;
-  LocalSchemaProvider schema_;
   AgentSession session_;
   std::vector<AgentEvent> events_;
 };

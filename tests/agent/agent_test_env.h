@@ -9,7 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "libs/agent/agent_tools.h"
+#include "libs/agent/schema_provider.h"
+#include "libs/agent/skill_runner.h"
 #include "libs/skills/skill_library.h"
+#include "libs/skills/trace_database_runner.h"
 #include "libs/strategy/strategy_library.h"
 #include "libs/trace/trace_loader.h"
 #include "tools/synth/sched_trace_writer.h"
@@ -147,5 +151,39 @@ class AgentTestEnv {
   std::filesystem::path dir_;
   std::unique_ptr<LoadedTrace> trace_;
 };
+
+#ifdef TW_SOURCE_DIR
+// The shipped skills and strategies over the env's trace, and the tool context over them: what
+// the agent loop's tests and benchmarks run the model's tools on.
+class ShippedTools {
+ public:
+  ShippedTools()
+      : env_(AgentTestEnv::Get()),
+        library_(skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics_)),
+        strategies_(*strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies")),
+        queries_(&env_.trace().db()),
+        runner_(library_, queries_),
+        schema_(&env_.trace().db()) {}
+
+  ToolContext Tools() {
+    ToolContext ctx;
+    ctx.skills = &runner_;
+    ctx.skill_library = &library_;
+    ctx.sql = &queries_;
+    ctx.schema = &schema_;
+    ctx.strategies = &strategies_;
+    return ctx;
+  }
+
+ protected:
+  AgentTestEnv& env_;
+  std::vector<skills::Diagnostic> diagnostics_;
+  skills::SkillLibrary library_;
+  strategy::StrategyLibrary strategies_;
+  skills::TraceDatabaseRunner queries_;
+  LocalSkillRunner runner_;
+  LocalSchemaProvider schema_;
+};
+#endif
 
 }  // namespace tw::agent::agent_test

@@ -32,18 +32,16 @@ agent_test::ScriptedModel InstantModel(const std::vector<llm::ChatResponse>& ans
   return agent_test::ScriptedModel(std::move(script));
 }
 
+// The shipped skills and strategies over the test trace, for the benchmarks below.
+struct Bench : agent_test::ShippedTools {
+  agent_test::AgentTestEnv& env() { return env_; }
+  const strategy::StrategyLibrary& strategies() { return strategies_; }
+};
+
 void BM_AgentTurnOverhead(benchmark::State& state) {
-  auto& env = agent_test::AgentTestEnv::Get();
-  std::vector<skills::Diagnostic> diagnostics;
-  const auto library = skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics);
-  auto strategies = strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies");
-  if (!strategies.ok()) {
-    state.SkipWithError("strategies");
-    return;
-  }
-  skills::TraceDatabaseRunner queries(&env.trace().db());
-  LocalSkillRunner runner(library, queries);
-  LocalSchemaProvider schema(&env.trace().db());
+  Bench bench;
+  auto& env = bench.env();
+  const strategy::StrategyLibrary* strategies = &bench.strategies();
   verify::LocalVerifierClient verifier;
   const std::string db = (env.dir() / "bench_sessions.db").string();
   std::filesystem::remove(db);
@@ -84,13 +82,7 @@ void BM_AgentTurnOverhead(benchmark::State& state) {
         Text("## Summary\nBusy.\n\n## Findings\n- [high] Top thread — 99999.9 ms. (evidence: sql-1)\n"),
         Text("## Summary\nBusy.\n\n## Findings\n- [high] Top thread — " + grounded + ". (evidence: sql-1)\n"),
     });
-    ToolContext tools;
-    tools.skills = &runner;
-    tools.skill_library = &library;
-    tools.sql = &queries;
-    tools.schema = &schema;
-    tools.strategies = &*strategies;
-    AgentLoop loop(model, *strategies, tools, &verifier);
+    AgentLoop loop(model, *strategies, bench.Tools(), &verifier);
     AgentSession session;
     TurnRequest request;
     request.question = "which threads use the most CPU and why?";
@@ -117,27 +109,17 @@ BENCHMARK(BM_AgentTurnOverhead)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 // Counters: overhead_ms = both segments' time outside the model; resume_ms = from the answer to
 // the resumed loop's model call (store + claim + parse + prompt).
 void BM_ClientToolPauseAndResume(benchmark::State& state) {
-  auto& env = agent_test::AgentTestEnv::Get();
-  std::vector<skills::Diagnostic> diagnostics;
-  const auto library = skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics);
-  auto strategies = strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies");
-  skills::TraceDatabaseRunner queries(&env.trace().db());
-  LocalSkillRunner runner(library, queries);
-  LocalSchemaProvider schema(&env.trace().db());
+  Bench bench;
+  const strategy::StrategyLibrary* strategies = &bench.strategies();
   verify::LocalVerifierClient verifier;
-  const std::string db = (env.dir() / "bench_pause_sessions.db").string();
+  const std::string db = (bench.env().dir() / "bench_pause_sessions.db").string();
   std::filesystem::remove(db);
   auto store = SqliteSessionStore::Open(db);
-  if (!strategies.ok() || !store.ok()) {
+  if (!store.ok()) {
     state.SkipWithError("setup");
     return;
   }
-  ToolContext tools;
-  tools.skills = &runner;
-  tools.skill_library = &library;
-  tools.sql = &queries;
-  tools.schema = &schema;
-  tools.strategies = &*strategies;
+  const ToolContext tools = bench.Tools();
   const std::string sql = nlohmann::json{
       {"sql", "SELECT utid, SUM(dur) AS cpu_ns FROM sched WHERE utid != 0 GROUP BY utid ORDER BY cpu_ns DESC"}}.dump();
   double overhead_ms = 0, resume_ms = 0;

@@ -34,26 +34,8 @@ bool Offers(const llm::ChatRequest& r, const std::string& tool) {
   return false;
 }
 
-class ClientToolsLoopTest : public ::testing::Test {
+class ClientToolsLoopTest : public ::testing::Test, protected agent_test::ShippedTools {
  protected:
-  ClientToolsLoopTest()
-      : env_(agent_test::AgentTestEnv::Get()),
-        library_(skills::SkillLibrary::LoadDirectory(TW_SOURCE_DIR "/skills", &diagnostics_)),
-        strategies_(*strategy::StrategyLibrary::Load(TW_SOURCE_DIR "/strategies")),
-        queries_(&env_.trace().db()),
-        runner_(library_, queries_),
-        schema_(&env_.trace().db()) {}
-
-  ToolContext Tools() {
-    ToolContext ctx;
-    ctx.skills = &runner_;
-    ctx.skill_library = &library_;
-    ctx.sql = &queries_;
-    ctx.schema = &schema_;
-    ctx.strategies = &strategies_;
-    return ctx;
-  }
-
   // Options whose pause hook keeps the state as the store would (serialized text).
   AgentLoopOptions Pausing() {
     AgentLoopOptions o;
@@ -104,13 +86,6 @@ class ClientToolsLoopTest : public ::testing::Test {
     return out;
   }
 
-  agent_test::AgentTestEnv& env_;
-  std::vector<skills::Diagnostic> diagnostics_;
-  skills::SkillLibrary library_;
-  strategy::StrategyLibrary strategies_;
-  skills::TraceDatabaseRunner queries_;
-  LocalSkillRunner runner_;
-  LocalSchemaProvider schema_;
   AgentSession session_;
   std::vector<AgentEvent> events_;
   int ids_ = 0;
