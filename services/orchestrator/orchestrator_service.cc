@@ -726,7 +726,12 @@ grpc::Status OrchestratorService::SubmitToolResult(grpc::ServerContext*,
   if (!receipt.ok()) return rpc::ToGrpc(receipt.status());
   response->set_turn(receipt->turn);
   response->set_pending(receipt->pending);
-  if (receipt->pending == 0) response->set_resumed(TryResume(info->id, receipt->turn, false));
+  if (receipt->pending == 0) {
+    // The last answer: resume here, unless another orchestrator's sweeper claimed it first (then
+    // it runs there); either way the turn goes on.
+    TryResume(info->id, receipt->turn, false);
+    response->set_resumed(true);
+  }
   return grpc::Status::OK;
 }
 
