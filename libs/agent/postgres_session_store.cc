@@ -851,8 +851,11 @@ absl::StatusOr<Continuation> PostgresSessionStore::ClaimContinuation(const std::
       return s;
     }
     if (absl::Status s = (*conn)->Run("DELETE FROM continuations WHERE id = $1", {id}); !s.ok()) return s;
-    return (*conn)->Run("UPDATE turns SET status = $3 WHERE session_id = $1 AND turn = $2",
-                        {session, turn, kTurnRunning});
+    // Running again, under no replica's lease yet: the claimer's renewal takes it, and until
+    // then nobody takes it for a dead replica's turn.
+    return (*conn)->Run(
+        "UPDATE turns SET status = $3, lease_owner = '', lease_until_ns = $4 WHERE session_id = $1 AND turn = $2",
+        {session, turn, kTurnRunning, NowNs() + kInitialLeaseNs});
   });
   if (!status.ok()) return status;
   return out;

@@ -556,6 +556,7 @@ void OrchestratorService::RunJob(TurnJob job, std::shared_ptr<Live> live) {
   while (result.status == agent::kTurnWaitingForClient && live->cancel) {
     auto claimed = store_->ClaimContinuation(sid, turn, /*even_if_pending=*/true);
     if (!claimed.ok()) break;  // CancelTurn's own claim has it
+    TakeLease(sid, turn);
     result = runner_->Resume(claimed->state, claimed->tools, *backends, *live->agent, emit, cancelled, pause);
   }
 
@@ -650,6 +651,12 @@ grpc::Status OrchestratorService::Follow(grpc::ServerContext* context, const std
     } else if (++idle_checks >= 2) {
       return grpc::Status::OK;
     }
+    if (store_->shared()) {
+      // Woken by the writing replica's NOTIFY, whichever it is.
+      auto waited = store_->WaitForEvents(session, seq, idle_checks > 0 ? 50 : 500);
+      if (!waited.ok()) return rpc::ToGrpc(waited.status());
+      continue;
+    }
     std::unique_lock<std::mutex> lock(live->mu);
     live->cv.wait_for(lock, std::chrono::milliseconds(idle_checks > 0 ? 50 : 200));
   }
@@ -659,7 +666,8 @@ grpc::Status OrchestratorService::Ask(grpc::ServerContext* context, const pb::As
                                       grpc::ServerWriter<pb::AnalysisEvent>* writer) {
   auto info = store_->GetSession(request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
-  const int64_t from_seq = LiveFor(info->id)->last_seq;
+  // The store's last sequence: another replica may have appended since this one looked.
+  const int64_t from_seq = std::max(info->last_seq, LiveFor(info->id)->last_seq);
   auto turn = StartTurn(*info, *request);
   if (!turn.ok()) return rpc::ToGrpc(turn.status());
   return Follow(context, info->id, from_seq, *turn, writer);
