@@ -282,7 +282,7 @@ TEST_F(ClientToolsE2eTest, AnUnansweredRequestTimesOutIntoAToolErrorAndTheTurnGo
   env.StartOrchestrator();
   const std::string session = env.CreateSession();
   server_.Enqueue(OpenAiToolCalls({{"call_1", "capture_view", R"({"view": "timeline"})"}}));
-  server_.Enqueue(OpenAiText("I could not see the timeline, so from the data alone: it is fine."));
+  server_.Enqueue(OpenAiText("I could not see the timeline, so I cannot describe it from a picture."));
   AskStream ask(env.stub(), session, "what does the timeline look like?", {"capture_view"});
   const pb::AnalysisEvent* request = ask.ReadUntil("client_tool_request");
   ASSERT_NE(request, nullptr);
