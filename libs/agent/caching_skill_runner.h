@@ -18,6 +18,9 @@ class CachingSkillRunner : public SkillRunner {
   skills::SkillRunResult Run(const std::string& skill,
                              const std::map<std::string, SqlValue>& inputs) override;
   bool HasSkill(const std::string& skill) const override { return inner_.HasSkill(skill); }
+  bool TakesInput(const std::string& skill, const std::string& input) const override {
+    return inner_.TakesInput(skill, input);
+  }
 
   // Whether Run(skill, inputs) would come from the cache.
   bool Cached(const std::string& skill, const std::map<std::string, SqlValue>& inputs) const;
