@@ -8,9 +8,9 @@
 #include <fstream>
 #include <string>
 
-#include "libs/agent/agent_loop.h"
-#include "libs/agent/context_probes.h"
 #include "libs/agent/schema_provider.h"
+#include "libs/agent/turn_runner.h"
+#include "libs/backends/llm_wiring.h"
 #include "libs/llm/llm_config.h"
 #include "libs/skills/skill_library.h"
 #include "libs/skills/trace_database_runner.h"
@@ -36,7 +36,8 @@ constexpr char kUsage[] =
     "  detection and attribution are 100 %, there are no false positives and every stated\n"
     "  number is grounded.\n";
 
-// The LLM agent, one turn per question, with the trace's tools in process.
+// The LLM agent, one turn per question, through the turn runner with the trace's backends in
+// process.
 class AgentDiagnoser : public eval::Diagnoser {
  public:
   AgentDiagnoser(const llm::LlmConfig& config, std::unique_ptr<llm::LlmProvider> provider,
@@ -45,32 +46,27 @@ class AgentDiagnoser : public eval::Diagnoser {
   std::string Name() const override { return "LLM agent (" + config_.Describe() + ")"; }
   agent::AnalysisReport Diagnose(LoadedTrace& trace, const std::string& path,
                                  const std::string& question) override {
-    skills::TraceDatabaseRunner queries(&trace.db());
-    agent::LocalSkillRunner runner(skills_, queries);
-    agent::LocalSchemaProvider schema(&trace.db());
-    verify::LocalVerifierClient verifier;
-    agent::ToolContext tools;
-    tools.skills = &runner;
-    tools.skill_library = &skills_;
-    tools.sql = &queries;
-    tools.schema = &schema;
-    tools.strategies = &strategies_;
-    agent::AgentLoop loop(*provider_, strategies_, tools, &verifier, LoopOptionsFor(config_));
-    agent::TurnRequest request;
-    request.question = question.empty() ? "Give me an overview of this trace: what stands out?" : question;
-    if (auto context = agent::ProbeTraceContext(queries); context.ok()) {
-      request.context.trace_context = context->Describe();
-    }
+    agent::TurnBackends backends;
+    backends.trace.trace_id = path;
+    backends.trace.sql = std::make_unique<skills::TraceDatabaseRunner>(&trace.db());
+    backends.trace.skills = std::make_unique<agent::LocalSkillRunner>(skills_, *backends.trace.sql);
+    backends.trace.schema = std::make_unique<agent::LocalSchemaProvider>(&trace.db());
+    backends.verifier = std::make_unique<verify::LocalVerifierClient>();
+    backends.llm = provider_;
+    agent::TurnRunnerOptions options;
+    options.loop = tw::backends::LoopOptionsFor(config_);
+    agent::TurnRunner runner(strategies_, &skills_, options);
+    agent::TurnSpec spec;
+    spec.question = question;
     agent::AgentSession session;
-    session.trace = path;
-    agent::TurnOutcome outcome = loop.Run(request, session, [](const agent::AgentEvent&) {});
-    outcome.report.trace = path;
-    return outcome.report;
+    agent::TurnResult result = runner.Run(spec, backends, session, [](const agent::AgentEvent&) {});
+    result.report.trace = path;
+    return result.report;
   }
 
  private:
   llm::LlmConfig config_;
-  std::unique_ptr<llm::LlmProvider> provider_;
+  std::shared_ptr<llm::LlmProvider> provider_;
   const strategy::StrategyLibrary& strategies_;
   const skills::SkillLibrary& skills_;
 };
