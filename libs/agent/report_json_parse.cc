@@ -72,6 +72,20 @@ absl::StatusOr<AnalysisReport> ParseReportJson(const std::string& text) {
     r.scope = j.value("scope", "");
     r.scene = j.value("scene", "");
     r.scene_matched_by = j.value("scene_matched_by", "");
+    r.answer = j.value("answer", "");
+    r.answer_evidence = Strings(j, "answer_evidence");
+    r.scenes = Strings(j, "scenes");
+    for (const json& c : j.value("scenes_checked", json::array())) {
+      SceneCheck check;
+      check.scene = c.value("scene", "");
+      check.title = c.value("title", "");
+      check.status = c.value("status", "");
+      check.summary = c.value("summary", "");
+      check.evidence = Strings(c, "evidence");
+      check.analysed = c.value("analysed", false);
+      check.reason = c.value("reason", "");
+      r.scenes_checked.push_back(std::move(check));
+    }
     r.deterministic = j.value("deterministic", false);
     r.verified = j.value("verified", false);
     r.elapsed_ns = j.value("elapsed_ns", int64_t{0});
@@ -85,6 +99,7 @@ absl::StatusOr<AnalysisReport> ParseReportJson(const std::string& text) {
       finding.evidence = Strings(f, "evidence");
       finding.suggestions = Strings(f, "suggestions");
       finding.source = f.value("source", "");
+      finding.scene = f.value("scene", "");
       r.findings.push_back(std::move(finding));
     }
     for (const json& l : j.value("causal_chain", json::array())) {
