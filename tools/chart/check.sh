@@ -59,7 +59,7 @@ node "$HERE/validate.mjs" "$WORK/default.yaml" --binaries "$WORK/bin" && pass "v
 "$WORK/render" -chart "$CHART" -f "$CHART/examples/production.yaml" -out "$WORK/production.yaml" \
   && pass "render examples/production.yaml" || fail "render examples/production.yaml"
 node "$HERE/validate.mjs" "$WORK/production.yaml" --binaries "$WORK/bin" \
-  --external Secret/tracewise-db,Secret/tracewise-llm,PersistentVolumeClaim/tracewise-traces-nfs \
+  --external Secret/tracewise-db,Secret/tracewise-llm,Secret/tracewise-auth,Secret/tracewise-tls,PersistentVolumeClaim/tracewise-traces-nfs \
   && pass "validate examples/production.yaml" || fail "validate examples/production.yaml"
 
 # Defaults that must hold: trace-query reached through the headless Service by DNS, the
@@ -82,6 +82,18 @@ cat > "$WORK/no-key.yaml" <<'V'
 llm: {provider: openai}
 V
 expect_fail "llm.provider without a key" "llm.apiKey" "$WORK/render" -chart "$CHART" -f "$WORK/no-key.yaml"
+
+# Security on: every component takes the auth config and the TLS files, and gRPC probes move
+# to the plaintext health port.
+n=$(grep -cE -- '- "?--auth-config"?$' "$WORK/production.yaml" || true)
+[ "$n" = 5 ] && pass "production: all 5 components take --auth-config" || fail "production: $n components take --auth-config, not 5"
+n=$(grep -cE -- '- "?--tls-ca"?$' "$WORK/production.yaml" || true)
+[ "$n" = 5 ] && pass "production: all 5 components speak mTLS" || fail "production: $n components take --tls-ca, not 5"
+grep -q 'scheme: HTTPS' "$WORK/production.yaml" && pass "production: gateway probed over HTTPS" || fail "production: gateway not probed over HTTPS"
+cat > "$WORK/tls-no-secret.yaml" <<'V'
+tls: {enabled: true}
+V
+expect_fail "tls without a Secret" "tls.existingSecret" "$WORK/render" -chart "$CHART" -f "$WORK/tls-no-secret.yaml"
 
 cp -rL "$CHART" "$WORK/chart-syntax"
 printf '{{ if .Values.x }}\n' >> "$WORK/chart-syntax/templates/verifier.yaml"

@@ -1,7 +1,7 @@
 {{/*
 A stateless component: Deployment (+ HPA, PDB, Service). Called with
 (dict "root" $ "component" NAME "values" .Values.x "port" N "args" LIST "env" LIST
-      "content" BOOL "extraVolumes" LIST "extraMounts" LIST "probes" YAML).
+      "content" BOOL "extraVolumes" LIST "extraMounts" LIST "probes" YAML "healthPort" N).
 */}}
 {{- define "tracewise.deployment" -}}
 {{- $root := .root }}
@@ -51,6 +51,10 @@ spec:
           ports:
             - name: {{ .portName | default "grpc" }}
               containerPort: {{ .port }}
+            {{- if .healthPort }}
+            - name: health
+              containerPort: {{ .healthPort }}
+            {{- end }}
 {{ .probes | indent 10 }}
           resources:
 {{ toYaml $v.resources | indent 12 }}

@@ -136,3 +136,43 @@ affinity:
 {{- define "tracewise.contentChecksum" -}}
 checksum/content: {{ include (print .Template.BasePath "/content-configmap.yaml") . | sha256sum }}
 {{- end -}}
+
+{{/* Security flags, volumes and mounts a component gets from .Values.auth and .Values.tls, as
+JSON {"args": [...], "volumes": [...], "mounts": [...]} (read with fromJson). Called with
+(dict "root" $ "grpc" BOOL): gRPC services also answer plaintext health on tls.healthPort. */}}
+{{- define "tracewise.security" -}}
+{{- $root := .root }}
+{{- $args := list }}
+{{- $volumes := list }}
+{{- $mounts := list }}
+{{- if $root.Values.auth.enabled }}
+{{- $secret := default (include "tracewise.component" (dict "root" $root "component" "auth")) $root.Values.auth.existingSecret }}
+{{- $key := ternary $root.Values.auth.existingSecretKey "auth.yaml" (not (empty $root.Values.auth.existingSecret)) }}
+{{- $args = concat $args (list "--auth-config" "/etc/tracewise/auth/auth.yaml") }}
+{{- $volumes = append $volumes (dict "name" "auth" "secret" (dict "secretName" $secret "items" (list (dict "key" $key "path" "auth.yaml")))) }}
+{{- $mounts = append $mounts (dict "name" "auth" "mountPath" "/etc/tracewise/auth" "readOnly" true) }}
+{{- end }}
+{{- if $root.Values.tls.enabled }}
+{{- $secret := required "tls.existingSecret (a Secret with tls.crt, tls.key and ca.crt) is required when tls.enabled" $root.Values.tls.existingSecret }}
+{{- $args = concat $args (list "--tls-cert" "/etc/tracewise/tls/tls.crt" "--tls-key" "/etc/tracewise/tls/tls.key" "--tls-ca" "/etc/tracewise/tls/ca.crt") }}
+{{- if $root.Values.tls.serverName }}
+{{- $args = concat $args (list "--tls-server-name" $root.Values.tls.serverName) }}
+{{- end }}
+{{- if .grpc }}
+{{- $args = concat $args (list "--health-listen" (printf "0.0.0.0:%d" (int $root.Values.tls.healthPort))) }}
+{{- end }}
+{{- $volumes = append $volumes (dict "name" "tls" "secret" (dict "secretName" $secret)) }}
+{{- $mounts = append $mounts (dict "name" "tls" "mountPath" "/etc/tracewise/tls" "readOnly" true) }}
+{{- end }}
+{{- toJson (dict "args" $args "volumes" $volumes "mounts" $mounts) -}}
+{{- end -}}
+
+{{/* The probes of a gRPC service on port N (dict "root" $ "port" N): gRPC health on its port, or
+with TLS on, on the plaintext health port. */}}
+{{- define "tracewise.serviceProbes" -}}
+{{- if .root.Values.tls.enabled -}}
+{{ include "tracewise.grpcProbes" .root.Values.tls.healthPort }}
+{{- else -}}
+{{ include "tracewise.grpcProbes" .port }}
+{{- end -}}
+{{- end -}}
