@@ -1,6 +1,8 @@
 // The gateway's HTTP API against the real services on loopback (all five as processes): status
 // mapping with messages, uploads (streamed, limits, checksum, junk), SQL paging, skills,
 // sessions, SSE with Last-Event-ID resume, reports with number links, exports, CORS.
+// Each test runs twice: plaintext with auth off, and secured (issue #16) — every process with an
+// auth config and mTLS, the gateway over HTTPS, the client with an admin's API key.
 
 #include <openssl/evp.h>
 
@@ -11,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/gateway/gateway_test_env.h"
+#include "tests/security/security_env.h"
 
 namespace tw::testing {
 namespace {
@@ -53,10 +56,23 @@ void ExpectError(const httplib::Result& r, int http, const std::string& code,
   EXPECT_NE(b["error"]["message"].get<std::string>().find(words), std::string::npos) << r->body;
 }
 
-class GatewayApiTest : public ::testing::Test {
+class GatewayApiTest : public ::testing::TestWithParam<bool> {
  protected:
+  static void TearDownTestSuite() {
+    delete security_;
+    security_ = nullptr;
+  }
+  bool secured() const { return GetParam(); }
+
   void StartEnv(const std::string& name, GatewayEnvOptions options = {}) {
-    env_ = std::make_unique<GatewayEnv>(name, std::move(options));
+    if (secured()) {
+      if (security_ == nullptr) security_ = new SecurityEnv("tw-gw-api");
+      ASSERT_TRUE(security_->ok()) << "openssl could not make the test certificates";
+      options.security_flags = security_->SecurityFlags();
+      options.https_ca = security_->pki().ca_cert;
+      options.authorization = security_->Bearer("alpha", "admin");
+    }
+    env_ = std::make_unique<GatewayEnv>(name + (secured() ? "_secured" : ""), std::move(options));
     ASSERT_TRUE(env_->Start()) << env_->error();
     client_ = env_->Client();
   }
@@ -72,9 +88,11 @@ class GatewayApiTest : public ::testing::Test {
 
   std::unique_ptr<GatewayEnv> env_;
   std::unique_ptr<httplib::Client> client_;
+  static SecurityEnv* security_;
 };
+SecurityEnv* GatewayApiTest::security_ = nullptr;
 
-TEST_F(GatewayApiTest, UploadStreamsChecksumsAndRefusesJunkAndOversizedTraces) {
+TEST_P(GatewayApiTest, UploadStreamsChecksumsAndRefusesJunkAndOversizedTraces) {
   StartEnv("gw_upload", {{}, {"--max-upload-mb", "4"}});
   const std::string path = env_->Generate("scroll_binder_jank", 3, 2.0, 60);
   ASSERT_FALSE(path.empty());
@@ -82,13 +100,18 @@ TEST_F(GatewayApiTest, UploadStreamsChecksumsAndRefusesJunkAndOversizedTraces) {
   ASSERT_LT(data.size(), size_t{4} << 20);
   const std::string sha = Sha256Hex(data);
 
-  // The id is the content's sha256; a checksum given by the client is verified.
+  // The id is the content's sha256 (a tenant's own id for it when tenancy is on); a checksum
+  // given by the client is verified.
   httplib::Headers with_sha = {{"X-Content-SHA256", sha}};
   auto first =
       client_->Post("/api/traces?name=scroll.pftrace", with_sha, data, "application/octet-stream");
   ASSERT_TRUE(first);
   EXPECT_EQ(first->status, 201) << first->body;
-  EXPECT_EQ(Body(first)["trace_id"], sha);
+  EXPECT_EQ(Body(first)["sha256"], sha);
+  if (!secured()) {
+    EXPECT_EQ(Body(first)["trace_id"], sha);
+  }
+  const std::string first_id = Body(first).value("trace_id", "");
   EXPECT_EQ(Body(first)["size_bytes"], static_cast<int64_t>(data.size()));
   auto again = client_->Post("/api/traces?name=again.pftrace", data, "application/octet-stream");
   ASSERT_TRUE(again);
@@ -134,15 +157,15 @@ TEST_F(GatewayApiTest, UploadStreamsChecksumsAndRefusesJunkAndOversizedTraces) {
   auto list = client_->Get("/api/traces");
   ASSERT_TRUE(list);
   ASSERT_EQ(Body(list)["traces"].size(), 1u) << list->body;
-  EXPECT_EQ(Body(list)["traces"][0]["trace_id"], sha);
-  auto info = client_->Get(("/api/traces/" + sha).c_str());
+  EXPECT_EQ(Body(list)["traces"][0]["trace_id"], first_id);
+  auto info = client_->Get(("/api/traces/" + first_id).c_str());
   ASSERT_TRUE(info);
   EXPECT_EQ(info->status, 200);
   EXPECT_EQ(Body(info)["state"], "loaded");
   EXPECT_GT(Body(info)["duration_ns"].get<int64_t>(), 1'000'000'000);
 }
 
-TEST_F(GatewayApiTest, StatusesAreMappedFromGrpcCodesWithTheirMessages) {
+TEST_P(GatewayApiTest, StatusesAreMappedFromGrpcCodesWithTheirMessages) {
   StartEnv("gw_status");
   const std::string id = Upload(env_->Generate("scroll_smooth", 5, 2.0, 60));
   ASSERT_FALSE(id.empty());
@@ -210,7 +233,7 @@ TEST_F(GatewayApiTest, StatusesAreMappedFromGrpcCodesWithTheirMessages) {
   EXPECT_EQ(preflight->status, 403);
 }
 
-TEST_F(GatewayApiTest, CorsOnlyForConfiguredOrigins) {
+TEST_P(GatewayApiTest, CorsOnlyForConfiguredOrigins) {
   StartEnv("gw_cors", {{}, {"--cors-origin", "http://tools.example"}});
   httplib::Headers allowed = {{"Origin", "http://tools.example"}};
   httplib::Headers other = {{"Origin", "http://evil.example"}};
@@ -227,7 +250,7 @@ TEST_F(GatewayApiTest, CorsOnlyForConfiguredOrigins) {
   EXPECT_FALSE(denied->has_header("Access-Control-Allow-Origin"));
 }
 
-TEST_F(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
+TEST_P(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
   StartEnv("gw_sql");
   const std::string id = Upload(env_->Generate("scroll_binder_jank", 9, 2.0, 90));
   ASSERT_FALSE(id.empty());
@@ -295,7 +318,7 @@ TEST_F(GatewayApiTest, SqlIsPagedAndOverviewDescribesTheTrace) {
   EXPECT_FALSE(Body(run)["steps"][0]["envelope"]["columns"].empty());
 }
 
-TEST_F(GatewayApiTest, AskStreamsNumberedEventsAndLastEventIdResumesWithoutLossOrDoubles) {
+TEST_P(GatewayApiTest, AskStreamsNumberedEventsAndLastEventIdResumesWithoutLossOrDoubles) {
   StartEnv("gw_sse");
   const std::string id = Upload(env_->Generate("scroll_binder_jank", 4, 3.0, 90));
   ASSERT_FALSE(id.empty());
@@ -411,7 +434,7 @@ TEST_F(GatewayApiTest, AskStreamsNumberedEventsAndLastEventIdResumesWithoutLossO
   ExpectError(client_->Get(("/api/sessions/" + sid).c_str()), 404, "NOT_FOUND", "");
 }
 
-TEST_F(GatewayApiTest, ServesTheWebApp) {
+TEST_P(GatewayApiTest, ServesTheWebApp) {
   StartEnv("gw_web");
   auto index = client_->Get("/");
   ASSERT_TRUE(index);
@@ -424,6 +447,11 @@ TEST_F(GatewayApiTest, ServesTheWebApp) {
   EXPECT_EQ(js->status, 200);
   EXPECT_GT(js->body.size(), 10'000u);
 }
+
+INSTANTIATE_TEST_SUITE_P(AuthAndTls, GatewayApiTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Secured" : "Plain";
+                         });
 
 }  // namespace
 }  // namespace tw::testing

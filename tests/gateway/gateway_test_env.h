@@ -2,6 +2,8 @@
 // The whole stack as real processes on loopback ports — trace-query, skill-engine, verifier,
 // orchestrator and tracewise-gateway — for the gateway's API tests, its benchmark and the
 // browser tests' harness. Traces come from tracegen; HTTP goes through cpp-httplib's client.
+// With `security` set (issue #16), every process runs with that auth config and mTLS, the
+// gateway serves HTTPS, and Client() verifies its certificate and sends a bearer token.
 
 #include <httplib.h>
 
@@ -20,6 +22,11 @@ struct GatewayEnvOptions {
   std::vector<std::string> orchestrator_env;  // e.g. TRACEWISE_LLM_* for a scripted model
   std::vector<std::string> gateway_args;      // e.g. --max-upload-mb 4
   int64_t trace_query_max_upload_mb = 2048;
+  // Flags every process gets (--auth-config, --tls-cert/--tls-key/--tls-ca); empty = plaintext,
+  // auth off. The gateway then serves HTTPS with the same certificate.
+  std::vector<std::string> security_flags;
+  std::string https_ca;        // the CA Client() verifies the gateway's certificate with
+  std::string authorization;   // "Bearer X" Client() sends on every request by default
 };
 
 class GatewayEnv {
@@ -34,21 +41,20 @@ class GatewayEnv {
   bool Start() {
     trace_query_ = std::make_unique<ServiceProcess>(
         TW_TRACE_QUERY_BINARY,
-        std::vector<std::string>{"--data-dir", dir_ + "/traces", "--max-upload-mb",
-                                 std::to_string(options_.trace_query_max_upload_mb)});
+        Secured({"--data-dir", dir_ + "/traces", "--max-upload-mb",
+                 std::to_string(options_.trace_query_max_upload_mb)}));
     if (!trace_query_->ok()) return Fail("trace-query");
     skill_engine_ = std::make_unique<ServiceProcess>(
-        TW_SKILL_ENGINE_BINARY, std::vector<std::string>{"--trace-query", trace_query_->address(),
-                                                         "--skills", TW_SOURCE_DIR "/skills"});
+        TW_SKILL_ENGINE_BINARY,
+        Secured({"--trace-query", trace_query_->address(), "--skills", TW_SOURCE_DIR "/skills"}));
     if (!skill_engine_->ok()) return Fail("skill-engine");
-    verifier_ = std::make_unique<ServiceProcess>(TW_VERIFIER_BINARY, std::vector<std::string>{});
+    verifier_ = std::make_unique<ServiceProcess>(TW_VERIFIER_BINARY, Secured({}));
     if (!verifier_->ok()) return Fail("verifier");
     orchestrator_ = std::make_unique<ServiceProcess>(
         TW_ORCHESTRATOR_BINARY,
-        std::vector<std::string>{"--trace-query", trace_query_->address(), "--skill-engine",
-                                 skill_engine_->address(), "--verifier", verifier_->address(),
-                                 "--data-dir", dir_ + "/orchestrator", "--strategies",
-                                 TW_SOURCE_DIR "/strategies", "--skills", TW_SOURCE_DIR "/skills"},
+        Secured({"--trace-query", trace_query_->address(), "--skill-engine", skill_engine_->address(),
+                 "--verifier", verifier_->address(), "--data-dir", dir_ + "/orchestrator",
+                 "--strategies", TW_SOURCE_DIR "/strategies", "--skills", TW_SOURCE_DIR "/skills"}),
         options_.orchestrator_env);
     if (!orchestrator_->ok()) return Fail("orchestrator");
     return StartGateway(options_.gateway_args, &gateway_);
@@ -62,20 +68,24 @@ class GatewayEnv {
                                      "--strategies",       TW_SOURCE_DIR "/strategies",
                                      "--sse-heartbeat-ms", "500"};
     args.insert(args.end(), extra.begin(), extra.end());
-    *out = std::make_unique<ServiceProcess>(TW_GATEWAY_BINARY, args);
+    *out = std::make_unique<ServiceProcess>(TW_GATEWAY_BINARY, Secured(args));
     if (!(*out)->ok()) return Fail("gateway");
     return true;
   }
 
-  // "127.0.0.1:PORT" of the gateway (it prints "listening on http://127.0.0.1:PORT").
+  // "127.0.0.1:PORT" of the gateway (it prints "listening on http[s]://127.0.0.1:PORT").
   static std::string HostPort(const ServiceProcess& p) {
     std::string a = p.address();
-    const std::string scheme = "http://";
-    if (a.rfind(scheme, 0) == 0) a = a.substr(scheme.size());
+    for (const std::string scheme : {"http://", "https://"}) {
+      if (a.rfind(scheme, 0) == 0) a = a.substr(scheme.size());
+    }
     return a;
   }
+  bool secured() const { return !options_.security_flags.empty(); }
   std::string gateway_host_port() const { return HostPort(*gateway_); }
-  std::string gateway_url() const { return "http://" + gateway_host_port(); }
+  std::string gateway_url() const {
+    return (secured() ? "https://" : "http://") + gateway_host_port();
+  }
   int gateway_port() const {
     return std::stoi(gateway_host_port().substr(gateway_host_port().rfind(':') + 1));
   }
@@ -85,9 +95,17 @@ class GatewayEnv {
   const std::string& dir() const { return dir_; }
   const std::string& error() const { return error_; }
 
-  std::unique_ptr<httplib::Client> Client() const {
-    auto c = std::make_unique<httplib::Client>("127.0.0.1", gateway_port());
+  // A client of the gateway: HTTPS verified against the test CA and the default bearer token
+  // when the stack is secured; `authorization` overrides the token ("" = none).
+  std::unique_ptr<httplib::Client> Client() const { return Client(options_.authorization); }
+  std::unique_ptr<httplib::Client> Client(const std::string& authorization) const {
+    auto c = std::make_unique<httplib::Client>(gateway_url());
     c->set_read_timeout(std::chrono::seconds(120));
+    if (secured()) {
+      c->set_ca_cert_path(options_.https_ca);
+      c->enable_server_certificate_verification(true);
+    }
+    if (!authorization.empty()) c->set_default_headers({{"Authorization", authorization}});
     return c;
   }
 
@@ -114,6 +132,10 @@ class GatewayEnv {
   }
 
  private:
+  std::vector<std::string> Secured(std::vector<std::string> args) const {
+    args.insert(args.end(), options_.security_flags.begin(), options_.security_flags.end());
+    return args;
+  }
   bool Fail(const std::string& what) {
     error_ = what + " did not start";
     return false;
