@@ -90,6 +90,8 @@ class GatewayEnv {
     return std::stoi(gateway_host_port().substr(gateway_host_port().rfind(':') + 1));
   }
   const std::string& trace_query_address() const { return trace_query_->address(); }
+  const std::string& skill_engine_address() const { return skill_engine_->address(); }
+  const std::string& verifier_address() const { return verifier_->address(); }
   const std::string& orchestrator_address() const { return orchestrator_->address(); }
   ServiceProcess& gateway() { return *gateway_; }
   const std::string& dir() const { return dir_; }

@@ -27,6 +27,9 @@ class SecurityEnv {
  public:
   // Quota for tenant "small": 300 KB of stored traces (one small synthetic trace, not two).
   static constexpr int64_t kSmallTenantBytes = 300 * 1024;
+  // Tenant "rated": 30 requests per minute at the gateway (one every 2 s once the burst is
+  // spent). Tenant "single": one turn at a time per orchestrator.
+  static constexpr int kRatedRequestsPerMinute = 30;
 
   explicit SecurityEnv(const std::string& name) {
     dir_ = (std::filesystem::temp_directory_path() /
@@ -42,7 +45,8 @@ class SecurityEnv {
                           .c_str()) == 0;
     rsa_private_ = ReadText(rsa + ".key");
     std::string yaml = "api_keys:\n";
-    for (const std::string& tenant : std::vector<std::string>{"alpha", "beta", "small"}) {
+    for (const std::string& tenant :
+         std::vector<std::string>{"alpha", "beta", "small", "rated", "single"}) {
       for (const std::string& role : std::vector<std::string>{"viewer", "uploader", "admin"}) {
         const std::string key = *auth::GenerateApiKey();
         keys_[tenant + "/" + role] = key;
@@ -52,7 +56,9 @@ class SecurityEnv {
     }
     yaml += "jwt:\n  keys:\n    - {algorithm: HS256, secret: " + std::string(kJwtSecret) +
             "}\n    - {algorithm: RS256, public_key_file: " + rsa + ".pub}\n";
-    yaml += "quotas:\n  tenants:\n    small: {stored_bytes: " + std::to_string(kSmallTenantBytes) + "}\n";
+    yaml += "quotas:\n  tenants:\n    small: {stored_bytes: " + std::to_string(kSmallTenantBytes) +
+            "}\n    rated: {requests_per_minute: " + std::to_string(kRatedRequestsPerMinute) +
+            "}\n    single: {concurrent_turns: 1}\n";
     yaml += "audit_log: " + dir_ + "/audit.jsonl\n";
     auth_config_ = dir_ + "/auth.yaml";
     std::ofstream(auth_config_) << yaml;
@@ -72,9 +78,11 @@ class SecurityEnv {
     return {"--auth-config", auth_config_, "--tls-cert", pki_.server_cert, "--tls-key",
             pki_.server_key, "--tls-ca", pki_.ca_cert};
   }
-  ServiceProcess* Start(const std::string& binary, std::vector<std::string> args) {
+  // `env`: NAME=VALUE assignments for the child (e.g. a scripted LLM's TRACEWISE_LLM_*).
+  ServiceProcess* Start(const std::string& binary, std::vector<std::string> args,
+                        std::vector<std::string> env = {}) {
     for (auto& f : SecurityFlags()) args.push_back(f);
-    processes_.push_back(std::make_unique<ServiceProcess>(binary, std::move(args)));
+    processes_.push_back(std::make_unique<ServiceProcess>(binary, std::move(args), std::move(env)));
     return processes_.back()->ok() ? processes_.back().get() : nullptr;
   }
 

@@ -27,9 +27,14 @@ void PrintServeUsage() {
       stderr,
       "usage: tracewise serve [--port 8080] [--host 127.0.0.1] [--data-dir tracewise-data]\n"
       "                       [--max-upload-mb 2048] [--memory-budget-mb 4096]\n"
+      "                       [--auth-config FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]\n"
       "  Starts trace-query, skill-engine, verifier, orchestrator and the gateway (web app +\n"
       "  HTTP API) as child processes and prints the URL to open. The LLM comes from\n"
-      "  TRACEWISE_LLM_* (none: the offline analyst answers). Ctrl-C stops everything.\n");
+      "  TRACEWISE_LLM_* (none: the offline analyst answers). Ctrl-C stops everything.\n"
+      "  --auth-config FILE  every service requires bearer tokens (tracewise auth issue); needed\n"
+      "                      to serve a --host other than loopback\n"
+      "  --tls-cert/--tls-key  the gateway serves HTTPS; with --tls-ca the services also speak\n"
+      "                      mTLS to each other with this certificate\n");
 }
 
 bool IsLoopback(const std::string& host) {
@@ -44,6 +49,7 @@ int RunServe(const Args& args) {
   std::string data_dir = "tracewise-data";
   std::string max_upload_mb = "2048";
   std::string budget_mb = "4096";
+  std::string auth_config, tls_cert, tls_key, tls_ca;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* out) {
@@ -61,18 +67,54 @@ int RunServe(const Args& args) {
     } else if (a == "--data-dir" && value(&data_dir)) {
     } else if (a == "--max-upload-mb" && value(&max_upload_mb)) {
     } else if (a == "--memory-budget-mb" && value(&budget_mb)) {
+    } else if (a == "--auth-config" && value(&auth_config)) {
+    } else if (a == "--tls-cert" && value(&tls_cert)) {
+    } else if (a == "--tls-key" && value(&tls_key)) {
+    } else if (a == "--tls-ca" && value(&tls_ca)) {
     } else {
       std::fprintf(stderr, "tracewise serve: bad argument '%s'\n", a.c_str());
       PrintServeUsage();
       return 2;
     }
   }
-  if (!IsLoopback(host)) {
-    std::fprintf(
-        stderr,
-        "tracewise serve: WARNING: serving on %s without authentication — anyone who reaches "
-        "this address can read and upload traces\n",
-        host.c_str());
+  if (tls_cert.empty() != tls_key.empty() || (!tls_ca.empty() && tls_cert.empty())) {
+    std::fprintf(stderr, "tracewise serve: --tls-cert and --tls-key go together (--tls-ca needs both)\n");
+    return 2;
+  }
+  if (auth_config.empty() && !IsLoopback(host)) {
+    std::fprintf(stderr,
+                 "tracewise serve: refusing to serve %s without authentication — anyone who "
+                 "reaches it could read and upload traces. Give --auth-config FILE (tracewise "
+                 "auth issue --tenant T --role admin --config FILE creates one) or use a "
+                 "loopback --host.\n",
+                 host.c_str());
+    return 2;
+  }
+  if (auth_config.empty()) {
+    std::fprintf(stderr,
+                 "tracewise serve: WARNING: authentication is OFF — every local user can read, "
+                 "upload and delete traces and sessions (give --auth-config FILE to require "
+                 "tokens)\n");
+  }
+  // Security flags each child gets: the auth config everywhere; TLS files for the gateway's
+  // HTTPS, and for every service (mTLS between them) when a CA is given.
+  std::vector<std::string> service_security, gateway_security;
+  if (!auth_config.empty()) {
+    service_security = {"--auth-config", auth_config};
+    gateway_security = service_security;
+  }
+  if (!tls_cert.empty()) {
+    for (const std::string& f : {std::string("--tls-cert"), tls_cert, std::string("--tls-key"), tls_key}) {
+      gateway_security.push_back(f);
+    }
+    if (!tls_ca.empty()) {
+      for (const std::string& f : {std::string("--tls-cert"), tls_cert, std::string("--tls-key"),
+                                   tls_key, std::string("--tls-ca"), tls_ca}) {
+        service_security.push_back(f);
+      }
+      gateway_security.push_back("--tls-ca");
+      gateway_security.push_back(tls_ca);
+    }
   }
   struct Binary {
     const char* name;
@@ -110,6 +152,8 @@ int RunServe(const Args& args) {
   const std::string loopback = "127.0.0.1:0";
   std::vector<std::unique_ptr<ChildService>> children;
   auto start = [&](size_t i, std::vector<std::string> a) -> const ChildService* {
+    const auto& extra = i == 4 ? gateway_security : service_security;
+    a.insert(a.end(), extra.begin(), extra.end());
     children.push_back(std::make_unique<ChildService>(kBinaries[i].name, paths[i], std::move(a)));
     if (absl::Status s = children.back()->Start(); !s.ok()) {
       std::fprintf(stderr, "tracewise serve: %s\n", std::string(s.message()).c_str());
