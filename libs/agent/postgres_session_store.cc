@@ -40,6 +40,9 @@ CREATE TABLE IF NOT EXISTS sessions(
   input_tokens BIGINT NOT NULL DEFAULT 0, output_tokens BIGINT NOT NULL DEFAULT 0,
   cached_tokens BIGINT NOT NULL DEFAULT 0, cost_micro_usd BIGINT NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS sessions_by_update ON sessions(updated_ns DESC);
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS tenant TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS sessions_by_tenant ON sessions(tenant, updated_ns DESC);
 CREATE TABLE IF NOT EXISTS turns(
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, turn INTEGER NOT NULL,
   question TEXT NOT NULL, mode TEXT NOT NULL, scene TEXT NOT NULL, status TEXT NOT NULL,
@@ -353,7 +356,9 @@ absl::StatusOr<int64_t> PostgresSessionStore::WaitForEvents(const std::string& s
 }
 
 absl::StatusOr<SessionInfo> PostgresSessionStore::CreateSession(const std::string& trace_id,
-                                                                const std::string& title) {
+                                                                const std::string& title,
+                                                                const std::string& tenant,
+                                                                const std::string& owner) {
   auto conn = Borrow();
   if (!conn.ok()) return conn.status();
   SessionInfo info;
@@ -361,9 +366,12 @@ absl::StatusOr<SessionInfo> PostgresSessionStore::CreateSession(const std::strin
   info.trace_id = trace_id;
   info.title = title;
   info.created_ns = info.updated_ns = NowNs();
+  info.tenant = tenant;
+  info.owner = owner;
   absl::Status s = (*conn)->Run(
-      "INSERT INTO sessions(id, trace_id, title, created_ns, updated_ns) VALUES($1,$2,$3,$4,$5)",
-      {info.id, trace_id, title, info.created_ns, info.updated_ns});
+      "INSERT INTO sessions(id, trace_id, title, created_ns, updated_ns, tenant, owner) "
+      "VALUES($1,$2,$3,$4,$5,$6,$7)",
+      {info.id, trace_id, title, info.created_ns, info.updated_ns, tenant, owner});
   if (!s.ok()) return s;
   return info;
 }
@@ -372,12 +380,12 @@ namespace {
 constexpr char kSessionColumns[] =
     "SELECT s.id, s.trace_id, s.title, s.created_ns, s.updated_ns, s.last_seq, s.input_tokens, "
     "s.output_tokens, s.cached_tokens, s.cost_micro_usd, "
-    "(SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) FROM sessions s ";
+    "(SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id), s.tenant, s.owner FROM sessions s ";
 
 SessionInfo SessionFrom(const PgResult& r, int row) {
   return SessionInfo{r.Text(row, 0), r.Text(row, 1), r.Text(row, 2), r.Int(row, 3), r.Int(row, 4),
                      static_cast<int>(r.Int(row, 10)), r.Int(row, 5), r.Int(row, 6), r.Int(row, 7),
-                     r.Int(row, 8), r.Int(row, 9)};
+                     r.Int(row, 8), r.Int(row, 9), r.Text(row, 11), r.Text(row, 12)};
 }
 }  // namespace
 
@@ -390,11 +398,24 @@ absl::StatusOr<SessionInfo> PostgresSessionStore::GetSession(const std::string& 
   return SessionFrom(*r, 0);
 }
 
-absl::StatusOr<std::vector<SessionInfo>> PostgresSessionStore::ListSessions(int limit) {
+absl::StatusOr<std::vector<SessionInfo>> PostgresSessionStore::ListSessions(int limit,
+                                                                            const SessionFilter& filter) {
   auto conn = Borrow();
   if (!conn.ok()) return conn.status();
-  auto r = (*conn)->Exec(absl::StrCat(kSessionColumns, "ORDER BY s.updated_ns DESC LIMIT $1").c_str(),
-                         {static_cast<int64_t>(limit)});
+  std::string where = "WHERE TRUE ";
+  std::vector<PgParam> params;
+  if (filter.tenant) {
+    params.push_back(*filter.tenant);
+    absl::StrAppend(&where, "AND s.tenant = $", params.size(), " ");
+  }
+  if (filter.owner) {
+    params.push_back(*filter.owner);
+    absl::StrAppend(&where, "AND s.owner = $", params.size(), " ");
+  }
+  params.push_back(static_cast<int64_t>(limit));
+  auto r = (*conn)->Exec(
+      absl::StrCat(kSessionColumns, where, "ORDER BY s.updated_ns DESC LIMIT $", params.size()).c_str(),
+      params);
   if (!r.ok()) return r.status();
   std::vector<SessionInfo> out;
   for (int i = 0; i < r->rows(); ++i) out.push_back(SessionFrom(*r, i));

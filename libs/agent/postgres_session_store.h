@@ -37,10 +37,12 @@ class PostgresSessionStore : public SessionStore {
                                                                     int pool_size = 4);
   ~PostgresSessionStore() override;
 
-  absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id,
-                                            const std::string& title) override;
+  absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id, const std::string& title,
+                                            const std::string& tenant = "",
+                                            const std::string& owner = "") override;
   absl::StatusOr<SessionInfo> GetSession(const std::string& id) override;
-  absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit) override;
+  absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit,
+                                                        const SessionFilter& filter = {}) override;
   absl::Status DeleteSession(const std::string& id) override;
   absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
                                 const std::string& mode, const std::string& scene,

@@ -178,14 +178,21 @@ absl::Status SqliteSessionStore::Exec(const char* sql) {
 // Stores written before a column existed get it with its default, so an upgraded orchestrator
 // opens the sessions an older one left.
 absl::Status SqliteSessionStore::AddMissingColumns() {
-  bool has_reference = false;
-  {
-    Stmt columns(db_, "SELECT name FROM pragma_table_info('turns')");
-    if (!columns.ok()) return columns.Error();
-    while (columns.Step() == SQLITE_ROW) has_reference |= columns.Text(0) == "reference_trace_id";
+  const std::pair<const char*, const char*> kAdded[] = {
+      {"turns", "reference_trace_id"}, {"sessions", "tenant"}, {"sessions", "owner"}};
+  for (const auto& [table, column] : kAdded) {
+    bool present = false;
+    {
+      Stmt columns(db_, absl::StrCat("SELECT name FROM pragma_table_info('", table, "')").c_str());
+      if (!columns.ok()) return columns.Error();
+      while (columns.Step() == SQLITE_ROW) present |= columns.Text(0) == column;
+    }
+    if (present) continue;
+    RETURN_IF_ERROR(Exec(absl::StrCat("ALTER TABLE ", table, " ADD COLUMN ", column,
+                                      " TEXT NOT NULL DEFAULT '';")
+                             .c_str()));
   }
-  if (has_reference) return absl::OkStatus();
-  return Exec("ALTER TABLE turns ADD COLUMN reference_trace_id TEXT NOT NULL DEFAULT '';");
+  return Exec("CREATE INDEX IF NOT EXISTS sessions_by_tenant ON sessions(tenant, updated_ns);");
 }
 
 absl::Status SqliteSessionStore::RequireSession(const std::string& id) {
@@ -197,15 +204,21 @@ absl::Status SqliteSessionStore::RequireSession(const std::string& id) {
 }
 
 absl::StatusOr<SessionInfo> SqliteSessionStore::CreateSession(const std::string& trace_id,
-                                                              const std::string& title) {
+                                                              const std::string& title,
+                                                              const std::string& tenant,
+                                                              const std::string& owner) {
   std::lock_guard<std::mutex> lock(mu_);
   SessionInfo info;
   info.id = NewSessionId();
   info.trace_id = trace_id;
   info.title = title;
   info.created_ns = info.updated_ns = NowNs();
-  Stmt s(db_, "INSERT INTO sessions(id, trace_id, title, created_ns, updated_ns) VALUES(?,?,?,?,?)");
-  s.Bind(info.id).Bind(trace_id).Bind(title).Bind(info.created_ns).Bind(info.updated_ns);
+  info.tenant = tenant;
+  info.owner = owner;
+  Stmt s(db_,
+         "INSERT INTO sessions(id, trace_id, title, created_ns, updated_ns, tenant, owner) "
+         "VALUES(?,?,?,?,?,?,?)");
+  s.Bind(info.id).Bind(trace_id).Bind(title).Bind(info.created_ns).Bind(info.updated_ns).Bind(tenant).Bind(owner);
   auto status = s.Run();
   if (!status.ok()) return status;
   return info;
@@ -215,22 +228,29 @@ absl::StatusOr<SessionInfo> SqliteSessionStore::GetSession(const std::string& id
   std::lock_guard<std::mutex> lock(mu_);
   Stmt s(db_,
          "SELECT id, trace_id, title, created_ns, updated_ns, last_seq, input_tokens, output_tokens, "
-         "cached_tokens, cost_micro_usd, (SELECT COUNT(*) FROM turns t WHERE t.session_id = id) "
-         "FROM sessions WHERE id = ?");
+         "cached_tokens, cost_micro_usd, (SELECT COUNT(*) FROM turns t WHERE t.session_id = id), "
+         "tenant, owner FROM sessions WHERE id = ?");
   if (!s.ok()) return s.Error();
   s.Bind(id);
   if (s.Step() != SQLITE_ROW) return absl::NotFoundError(absl::StrCat("unknown session '", id, "'"));
   SessionInfo info{s.Text(0), s.Text(1), s.Text(2), s.Int(3), s.Int(4), static_cast<int>(s.Int(10)),
-                   s.Int(5), s.Int(6), s.Int(7), s.Int(8), s.Int(9)};
+                   s.Int(5), s.Int(6), s.Int(7), s.Int(8), s.Int(9), s.Text(11), s.Text(12)};
   return info;
 }
 
-absl::StatusOr<std::vector<SessionInfo>> SqliteSessionStore::ListSessions(int limit) {
+absl::StatusOr<std::vector<SessionInfo>> SqliteSessionStore::ListSessions(int limit,
+                                                                          const SessionFilter& filter) {
   std::vector<std::string> ids;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Stmt s(db_, "SELECT id FROM sessions ORDER BY updated_ns DESC LIMIT ?");
+    std::string sql = "SELECT id FROM sessions WHERE 1";
+    if (filter.tenant) sql += " AND tenant = ?";
+    if (filter.owner) sql += " AND owner = ?";
+    sql += " ORDER BY updated_ns DESC LIMIT ?";
+    Stmt s(db_, sql.c_str());
     if (!s.ok()) return s.Error();
+    if (filter.tenant) s.Bind(*filter.tenant);
+    if (filter.owner) s.Bind(*filter.owner);
     s.Bind(static_cast<int64_t>(limit));
     while (s.Step() == SQLITE_ROW) ids.push_back(s.Text(0));
   }

@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -43,6 +44,16 @@ struct SessionInfo {
   int64_t output_tokens = 0;
   int64_t cached_tokens = 0;
   int64_t cost_micro_usd = 0;
+  // Who the session belongs to (issue #16): the creator's tenant and subject. Both empty when
+  // authentication is off.
+  std::string tenant;
+  std::string owner;
+};
+
+// Which sessions ListSessions returns: every one, or a tenant's, or one owner's in a tenant.
+struct SessionFilter {
+  std::optional<std::string> tenant;
+  std::optional<std::string> owner;
 };
 
 // Turn statuses. A turn starts running; it may pause (waiting_for_client) and run again any
@@ -144,10 +155,14 @@ class SessionStore {
  public:
   virtual ~SessionStore() = default;
   virtual absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id,
-                                                    const std::string& title) = 0;
+                                                    const std::string& title,
+                                                    const std::string& tenant = "",
+                                                    const std::string& owner = "") = 0;
   // NOT_FOUND for unknown sessions everywhere below.
   virtual absl::StatusOr<SessionInfo> GetSession(const std::string& id) = 0;
-  virtual absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit) = 0;
+  // The most recently updated first.
+  virtual absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit,
+                                                                const SessionFilter& filter = {}) = 0;
   virtual absl::Status DeleteSession(const std::string& id) = 0;
 
   virtual absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
@@ -250,10 +265,12 @@ class SqliteSessionStore : public SessionStore {
   static absl::StatusOr<std::unique_ptr<SqliteSessionStore>> Open(const std::string& path);
   ~SqliteSessionStore() override;
 
-  absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id,
-                                            const std::string& title) override;
+  absl::StatusOr<SessionInfo> CreateSession(const std::string& trace_id, const std::string& title,
+                                            const std::string& tenant = "",
+                                            const std::string& owner = "") override;
   absl::StatusOr<SessionInfo> GetSession(const std::string& id) override;
-  absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit) override;
+  absl::StatusOr<std::vector<SessionInfo>> ListSessions(int limit,
+                                                        const SessionFilter& filter = {}) override;
   absl::Status DeleteSession(const std::string& id) override;
   absl::StatusOr<int> StartTurn(const std::string& session, const std::string& question,
                                 const std::string& mode, const std::string& scene,
