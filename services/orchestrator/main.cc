@@ -20,6 +20,7 @@
 #include "libs/llm/llm_config.h"
 #include "libs/rpc/replica_target.h"
 #include "libs/rpc/server_runner.h"
+#include "libs/rpc/service_security.h"
 #include "libs/skills/skill_library.h"
 #include "libs/strategy/strategy_library.h"
 #include "services/orchestrator/orchestrator_service.h"
@@ -41,10 +42,11 @@ constexpr char kUsage[] =
 
 int main(int argc, char** argv) {
   using tw::rpc::FlagValue;
-  tw::rpc::CheckFlags(argc, argv, kUsage,
-                      {"--listen", "--trace-query", "--skill-engine", "--verifier", "--data-dir",
-                       "--strategies", "--skills", "--llm-config", "--sessions", "--turn-lease-ms",
-                       "--client-tool-timeout-s"});
+  tw::rpc::CheckFlags(argc, argv, kUsage + std::string(tw::rpc::kSecurityUsage),
+                      tw::rpc::WithSecurityFlags(
+                          {"--listen", "--trace-query", "--skill-engine", "--verifier", "--data-dir",
+                           "--strategies", "--skills", "--llm-config", "--sessions", "--turn-lease-ms",
+                           "--client-tool-timeout-s"}));
   tw::rpc::ServerOptions server;
   if (auto v = FlagValue(argc, argv, "--listen"); !v.empty()) server.listen = v;
   tw::services::OrchestratorOptions options;
@@ -113,6 +115,20 @@ int main(int argc, char** argv) {
     }
     options.loop.client_tools.timeout_ms = static_cast<int64_t>(seconds * 1000);
   }
+  // Security (issue #16): tokens, per-tenant quotas and the audit log from --auth-config; TLS
+  // for this server and (with --tls-ca) mTLS on its own calls to the other services.
+  auto security = tw::rpc::LoadServiceSecurity(argc, argv);
+  if (!security.ok()) {
+    std::fprintf(stderr, "tracewise-orchestrator: %s\n", std::string(security.status().message()).c_str());
+    return 2;
+  }
+  std::fprintf(stderr, "tracewise-orchestrator: %s\n", tw::rpc::DescribeSecurity(*security).c_str());
+  server.tls = security->tls;
+  server.auth_enabled = security->auth->enabled();
+  server.health_listen = security->health_listen;
+  options.auth = security->auth;
+  options.quotas = security->quotas;
+  options.audit = security->audit;
   auto service = tw::services::OrchestratorService::Create(std::move(options));
   if (!service.ok()) {
     std::fprintf(stderr, "tracewise-orchestrator: %s\n",

@@ -14,6 +14,7 @@
 #include "libs/agent/report_render.h"
 #include "libs/common/status_macros.h"
 #include "libs/llm/image_content.h"
+#include "libs/rpc/channel_security.h"
 #include "libs/rpc/status_convert.h"
 #include "libs/rpc/trace_query_router.h"
 
@@ -54,6 +55,18 @@ std::string AnswerOfStoredTurn(const agent::TurnInfo& turn) {
   }
   return answer;
 }
+
+// While it lives, every call this thread makes carries `authorization` — the caller's own token,
+// so the services downstream check the caller themselves. Nothing with auth off ("").
+class AsCaller {
+ public:
+  explicit AsCaller(const std::string& authorization) {
+    if (!authorization.empty()) scope_.emplace(authorization);
+  }
+
+ private:
+  std::optional<rpc::ScopedCallAuthorization> scope_;
+};
 
 agent::TurnSpec SpecOf(const std::string& question, const pb::AskOptions& options) {
   agent::TurnSpec spec;
@@ -264,16 +277,36 @@ bool OrchestratorService::TurnActive(const std::string& session, int turn) {
   return false;
 }
 
+absl::StatusOr<agent::SessionInfo> OrchestratorService::VisibleSession(const auth::Identity& caller,
+                                                                      const std::string& id) {
+  auto info = store_->GetSession(id);
+  if (!info.ok()) return info.status();
+  // The store's own words for an unknown id: nothing tells the two cases apart.
+  if (!caller.SeesTenant(info->tenant)) return absl::NotFoundError(absl::StrCat("unknown session '", id, "'"));
+  return info;
+}
+
+void OrchestratorService::Audit(const auth::Identity& who, const std::string& action,
+                                const std::string& object, const absl::Status& outcome,
+                                const std::string& detail) {
+  options_.audit->Record(who, action, object,
+                         outcome.ok() ? "ok" : absl::StatusCodeToString(outcome.code()), detail);
+}
+
 // ---- sessions ----
 
-grpc::Status OrchestratorService::CreateSession(grpc::ServerContext*,
+grpc::Status OrchestratorService::CreateSession(grpc::ServerContext* context,
                                                 const pb::CreateSessionRequest* request,
                                                 pb::Session* response) {
+  auto who = options_.auth->Check(context, auth::Permission::kAsk);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  AsCaller as_caller(rpc::ServerAuth::CallerAuthorization(context));
   if (request->trace_id().empty()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "trace_id is required");
   }
+  // As the caller: another tenant's trace is NOT_FOUND at trace-query.
   if (absl::Status s = factory_->CheckTrace(request->trace_id()); !s.ok()) return rpc::ToGrpc(s);
-  auto info = store_->CreateSession(request->trace_id(), request->title());
+  auto info = store_->CreateSession(request->trace_id(), request->title(), who->tenant, who->subject);
   if (!info.ok()) return rpc::ToGrpc(info.status());
   return rpc::ToGrpc(FillSession(*info, response));
 }
@@ -321,18 +354,28 @@ absl::Status OrchestratorService::FillSession(const agent::SessionInfo& info, pb
   return absl::OkStatus();
 }
 
-grpc::Status OrchestratorService::GetSession(grpc::ServerContext*, const pb::GetSessionRequest* request,
+grpc::Status OrchestratorService::GetSession(grpc::ServerContext* context, const pb::GetSessionRequest* request,
                                              pb::Session* response) {
-  auto info = store_->GetSession(request->session_id());
+  auto who = options_.auth->Check(context, auth::Permission::kRead);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  auto info = VisibleSession(*who, request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   return rpc::ToGrpc(FillSession(*info, response));
 }
 
-grpc::Status OrchestratorService::ListSessions(grpc::ServerContext*,
+grpc::Status OrchestratorService::ListSessions(grpc::ServerContext* context,
                                                const pb::ListSessionsRequest* request,
                                                pb::ListSessionsResponse* response) {
+  auto who = options_.auth->Check(context, auth::Permission::kRead);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
   if (request->limit() < 0) return Error(grpc::StatusCode::INVALID_ARGUMENT, "limit must be >= 0");
-  auto sessions = store_->ListSessions(request->limit() > 0 ? request->limit() : 100);
+  // The caller's tenant; the sessions it created unless it may list the whole tenant (admin).
+  agent::SessionFilter filter;
+  if (!who->anonymous()) {
+    filter.tenant = who->tenant;
+    if (!who->Allows(auth::Permission::kListTenant)) filter.owner = who->subject;
+  }
+  auto sessions = store_->ListSessions(request->limit() > 0 ? request->limit() : 100, filter);
   if (!sessions.ok()) return rpc::ToGrpc(sessions.status());
   for (const auto& s : *sessions) {
     if (absl::Status st = FillSession(s, response->add_sessions()); !st.ok()) return rpc::ToGrpc(st);
@@ -340,11 +383,19 @@ grpc::Status OrchestratorService::ListSessions(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status OrchestratorService::DeleteSession(grpc::ServerContext*,
+grpc::Status OrchestratorService::DeleteSession(grpc::ServerContext* context,
                                                 const pb::DeleteSessionRequest* request,
                                                 pb::DeleteSessionResponse*) {
-  auto info = store_->GetSession(request->session_id());
+  auto who = options_.auth->Authenticate(context);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  const std::string object = "session/" + request->session_id();
+  // Existence is checked before the role: a viewer learns nothing of another tenant's ids.
+  auto info = VisibleSession(*who, request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
+  if (absl::Status allowed = who->Require(auth::Permission::kDelete); !allowed.ok()) {
+    Audit(*who, "delete", object, allowed);
+    return rpc::ToGrpc(allowed);
+  }
   std::shared_ptr<Live> live;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -360,12 +411,16 @@ grpc::Status OrchestratorService::DeleteSession(grpc::ServerContext*,
     if (live->worker.joinable()) live->worker.join();
   }
   // A waiting turn's continuation and requests go with the session.
-  return rpc::ToGrpc(store_->DeleteSession(request->session_id()));
+  const absl::Status deleted = store_->DeleteSession(request->session_id());
+  Audit(*who, "delete", object, deleted);
+  return rpc::ToGrpc(deleted);
 }
 
-grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext*, const pb::CancelTurnRequest* request,
+grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext* context, const pb::CancelTurnRequest* request,
                                              pb::CancelTurnResponse* response) {
-  auto info = store_->GetSession(request->session_id());
+  auto who = options_.auth->Check(context, auth::Permission::kAsk);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  auto info = VisibleSession(*who, request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   auto live = LiveFor(info->id);
   bool flagged = false;  // a turn running here will stop (and not pause) at its next step
@@ -379,7 +434,9 @@ grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext*, const pb::Can
   }
   // A turn waiting for the client: claim its continuation and end it as cancelled.
   auto waiting = store_->PeekContinuation(info->id);
-  if (waiting.ok() && (TryResume(info->id, waiting->turn, /*cancel=*/true) || flagged)) {
+  if (waiting.ok() && (TryResume(info->id, waiting->turn, /*cancel=*/true,
+                                 options_.auth->enabled() ? rpc::ServerAuth::CallerAuthorization(context) : "") ||
+                       flagged)) {
     response->set_turn(waiting->turn);
     return grpc::Status::OK;
   }
@@ -393,7 +450,9 @@ grpc::Status OrchestratorService::CancelTurn(grpc::ServerContext*, const pb::Can
 
 // ---- turns ----
 
-absl::StatusOr<int> OrchestratorService::StartTurn(agent::SessionInfo session, const pb::AskRequest& ask) {
+absl::StatusOr<int> OrchestratorService::StartTurn(agent::SessionInfo session, const pb::AskRequest& ask,
+                                                   const auth::Identity& caller,
+                                                   const std::string& authorization) {
   if (ask.question().empty()) return absl::InvalidArgumentError("question is empty");
   const pb::AskOptions& options = ask.options();
   agent::TurnSpec spec = SpecOf(ask.question(), options);
@@ -446,6 +505,13 @@ absl::StatusOr<int> OrchestratorService::StartTurn(agent::SessionInfo session, c
             : absl::StrCat("turn ", turns.back().index, " is still running in this session; cancel it or wait"));
   }
   if (live->worker.joinable()) live->worker.join();  // the previous segment has finished
+  // The tenant's quotas, last, so a refused turn changed nothing: today's LLM spend, and a slot
+  // among its concurrent turns held until the turn's thread ends.
+  auth::TenantQuotas::TurnLease slot;
+  if (!caller.anonymous()) {
+    RETURN_IF_ERROR(options_.quotas->CheckSpend(caller.tenant));
+    ASSIGN_OR_RETURN(slot, options_.quotas->AcquireTurn(caller.tenant));
+  }
   if (switching) {
     RETURN_IF_ERROR(store_->SetSessionTrace(session.id, trace));
     // Nothing gathered on the previous trace stays: the agent's state and its context probes.
@@ -460,12 +526,15 @@ absl::StatusOr<int> OrchestratorService::StartTurn(agent::SessionInfo session, c
   live->done_appended = false;
   live->turn = turn;
   live->cancel = false;
-  TurnJob job{session, turn, reference, std::move(spec), std::nullopt};
+  live->authorization = authorization;
+  TurnJob job{session, turn, reference, std::move(spec), std::nullopt, authorization, caller.tenant,
+              std::move(slot)};
   live->worker = std::thread(&OrchestratorService::RunJob, this, std::move(job), live);
   return turn;
 }
 
-bool OrchestratorService::TryResume(const std::string& session, int turn, bool cancel) {
+bool OrchestratorService::TryResume(const std::string& session, int turn, bool cancel,
+                                    const std::string& authorization) {
   if (shutting_down_) return false;
   auto info = store_->GetSession(session);
   if (!info.ok()) return false;
@@ -489,7 +558,8 @@ bool OrchestratorService::TryResume(const std::string& session, int turn, bool c
   live->done_appended = false;
   live->turn = turn;
   live->cancel = cancel;
-  TurnJob job{*info, turn, reference, {}, std::move(*claimed)};
+  if (!authorization.empty()) live->authorization = authorization;
+  TurnJob job{*info, turn, reference, {}, std::move(*claimed), live->authorization, info->tenant, {}};
   live->worker = std::thread(&OrchestratorService::RunJob, this, std::move(job), live);
   return true;
 }
@@ -514,6 +584,8 @@ void OrchestratorService::SyncAgent(Live& live, const agent::SessionInfo& sessio
 }
 
 void OrchestratorService::RunJob(TurnJob job, std::shared_ptr<Live> live) {
+  // The whole segment runs as the caller who asked: every skill, query and verification.
+  AsCaller as_caller(job.authorization);
   const std::string sid = job.session.id;
   const int turn = job.turn;
   // `done` is held back until the turn is persisted, so a client that sees it can read the
@@ -588,6 +660,9 @@ void OrchestratorService::RunJob(TurnJob job, std::shared_ptr<Live> live) {
   tokens.cached_tokens = result.usage.cached_input_tokens;
   tokens.cost_micro_usd = options_.micro_usd_of ? options_.micro_usd_of(result.usage) : 0;
   (void)store_->AddUsage(sid, tokens);
+  if (!job.tenant.empty() && tokens.cost_micro_usd > 0) {
+    options_.quotas->AddSpend(job.tenant, tokens.cost_micro_usd);
+  }
   (void)store_->FinishTurn(sid, turn, result.status, agent::RenderJson(result.report));
   {
     std::lock_guard<std::mutex> lock(live->mu);
@@ -664,18 +739,26 @@ grpc::Status OrchestratorService::Follow(grpc::ServerContext* context, const std
 
 grpc::Status OrchestratorService::Ask(grpc::ServerContext* context, const pb::AskRequest* request,
                                       grpc::ServerWriter<pb::AnalysisEvent>* writer) {
-  auto info = store_->GetSession(request->session_id());
+  auto who = options_.auth->Check(context, auth::Permission::kAsk);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  const std::string authorization = rpc::ServerAuth::CallerAuthorization(context);
+  AsCaller as_caller(authorization);
+  auto info = VisibleSession(*who, request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   // The store's last sequence: another replica may have appended since this one looked.
   const int64_t from_seq = std::max(info->last_seq, LiveFor(info->id)->last_seq);
-  auto turn = StartTurn(*info, *request);
-  if (!turn.ok()) return rpc::ToGrpc(turn.status());
+  auto turn = StartTurn(*info, *request, *who, options_.auth->enabled() ? authorization : "");
+  Audit(*who, "ask", "session/" + info->id, turn.status(),
+        absl::StrCat("question_bytes=", request->question().size()));
+  if (!turn.ok()) return rpc::ToGrpcWithRetry(context, turn.status());
   return Follow(context, info->id, from_seq, *turn, writer);
 }
 
 grpc::Status OrchestratorService::Resume(grpc::ServerContext* context, const pb::ResumeRequest* request,
                                          grpc::ServerWriter<pb::AnalysisEvent>* writer) {
-  auto info = store_->GetSession(request->session_id());
+  auto who = options_.auth->Check(context, auth::Permission::kRead);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  auto info = VisibleSession(*who, request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   if (request->from_seq() < 0) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "from_seq must be >= 0");
@@ -685,13 +768,15 @@ grpc::Status OrchestratorService::Resume(grpc::ServerContext* context, const pb:
 
 // ---- client-side tools ----
 
-grpc::Status OrchestratorService::SubmitToolResult(grpc::ServerContext*,
+grpc::Status OrchestratorService::SubmitToolResult(grpc::ServerContext* context,
                                                    const pb::SubmitToolResultRequest* request,
                                                    pb::SubmitToolResultResponse* response) {
+  auto who = options_.auth->Check(context, auth::Permission::kAsk);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
   if (request->request_id().empty()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "request_id is required");
   }
-  auto info = store_->GetSession(request->session_id());
+  auto info = VisibleSession(*who, request->session_id());
   if (!info.ok()) return rpc::ToGrpc(info.status());
   agent::ClientToolAnswer answer;
   switch (request->outcome_case()) {
@@ -737,7 +822,8 @@ grpc::Status OrchestratorService::SubmitToolResult(grpc::ServerContext*,
   if (receipt->pending == 0) {
     // The last answer: resume here, unless another orchestrator's sweeper claimed it first (then
     // it runs there); either way the turn goes on.
-    TryResume(info->id, receipt->turn, false);
+    TryResume(info->id, receipt->turn, false,
+              options_.auth->enabled() ? rpc::ServerAuth::CallerAuthorization(context) : "");
     response->set_resumed(true);
   }
   return grpc::Status::OK;
@@ -750,7 +836,11 @@ grpc::Status OrchestratorService::UploadTrace(grpc::ServerContext* context,
                                               pb::UploadTraceResponse* response) {
   // A proxy: each chunk goes on to trace-query (through the router: into the shared store, then
   // loaded by the trace's owner) as it arrives, so memory stays one chunk deep whatever the
-  // trace's size; trace-query checks the size limit, the checksum and the format.
+  // trace's size; trace-query checks the size limit, the checksum and the format — and, as the
+  // caller (its token goes on), the role, the tenant's storage quota and the upload name.
+  auto who = options_.auth->Check(context, auth::Permission::kUpload);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  AsCaller as_caller(rpc::ServerAuth::CallerAuthorization(context));
   pb::UploadTraceRequest message;
   if (!reader->Read(&message) || !message.has_metadata()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "the first message of an upload must carry its metadata");
@@ -776,24 +866,30 @@ grpc::Status OrchestratorService::UploadTrace(grpc::ServerContext* context,
 
 // ---- diagnosis jobs ----
 
-grpc::Status OrchestratorService::SubmitDiagnosis(grpc::ServerContext*,
+grpc::Status OrchestratorService::SubmitDiagnosis(grpc::ServerContext* context,
                                                   const pb::SubmitDiagnosisRequest* request,
                                                   pb::DiagnosisJob* response) {
+  auto who = options_.auth->Check(context, auth::Permission::kAsk);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  const std::string authorization = rpc::ServerAuth::CallerAuthorization(context);
+  AsCaller as_caller(authorization);
   if (request->trace_id().empty()) {
     return Error(grpc::StatusCode::INVALID_ARGUMENT, "trace_id is required");
   }
   if (request->question().empty()) return Error(grpc::StatusCode::INVALID_ARGUMENT, "question is empty");
   if (absl::Status s = factory_->CheckTrace(request->trace_id()); !s.ok()) return rpc::ToGrpc(s);
-  auto info = store_->CreateSession(request->trace_id(), request->question());
+  auto info = store_->CreateSession(request->trace_id(), request->question(), who->tenant, who->subject);
   if (!info.ok()) return rpc::ToGrpc(info.status());
   pb::AskRequest ask;
   ask.set_session_id(info->id);
   ask.set_question(request->question());
   *ask.mutable_options() = request->options();
-  auto turn = StartTurn(*info, ask);
+  auto turn = StartTurn(*info, ask, *who, options_.auth->enabled() ? authorization : "");
+  Audit(*who, "ask", "job/" + info->id, turn.status(),
+        absl::StrCat("trace=", request->trace_id(), " question_bytes=", request->question().size()));
   if (!turn.ok()) {
     (void)store_->DeleteSession(info->id);
-    return rpc::ToGrpc(turn.status());
+    return rpc::ToGrpcWithRetry(context, turn.status());
   }
   response->set_job_id(info->id);
   response->set_session_id(info->id);
@@ -801,9 +897,12 @@ grpc::Status OrchestratorService::SubmitDiagnosis(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status OrchestratorService::GetDiagnosis(grpc::ServerContext*,
+grpc::Status OrchestratorService::GetDiagnosis(grpc::ServerContext* context,
                                                const pb::GetDiagnosisRequest* request,
                                                pb::DiagnosisJob* response) {
+  auto who = options_.auth->Check(context, auth::Permission::kRead);
+  if (!who.ok()) return rpc::ToGrpc(who.status());
+  if (auto job = VisibleSession(*who, request->job_id()); !job.ok()) return rpc::ToGrpc(job.status());
   auto turns = store_->Turns(request->job_id());
   if (!turns.ok()) return rpc::ToGrpc(turns.status());
   if (turns->empty()) {

@@ -13,6 +13,13 @@
 // orchestrator sharing the store, also one restarted since) settles the request; the last answer
 // claims the continuation and resumes the turn on a new thread. A sweeper times out unanswered
 // requests (the model is told) and resumes continuations nobody claimed.
+//
+// Security (issue #16): with an auth config every call must carry a bearer token; a session
+// belongs to its creator's tenant (another tenant's session or job is NOT_FOUND, exactly like an
+// unknown id) and lists show a non-admin only the sessions it created. A turn runs on its own
+// thread as the caller who started it — its skill, query and verifier calls carry that caller's
+// token, so trace-query checks tenancy for every one of them. Per-tenant quotas: concurrent
+// turns and LLM spend per day (RESOURCE_EXHAUSTED with a retry-after).
 
 #include <atomic>
 #include <condition_variable>
@@ -25,8 +32,11 @@
 #include <thread>
 
 #include "libs/agent/session_store.h"
+#include "libs/auth/audit_log.h"
+#include "libs/auth/quotas.h"
 #include "libs/agent/turn_runner.h"
 #include "libs/backends/backend_factory.h"
+#include "libs/rpc/server_auth.h"
 #include "libs/skills/skill_library.h"
 #include "libs/strategy/strategy_library.h"
 #include "tracewise/v1/orchestrator.grpc.pb.h"
@@ -55,6 +65,11 @@ struct OrchestratorOptions {
   std::function<int64_t(const llm::Usage&)> micro_usd_of;
   // How often overdue client-tool requests are timed out; 0 = a quarter of the timeout, at most 1 s.
   int64_t sweep_interval_ms = 0;
+  // Authentication, per-tenant quotas and the audit log (issue #16); off by default.
+  std::shared_ptr<rpc::ServerAuth> auth = std::make_shared<rpc::ServerAuth>();
+  std::shared_ptr<auth::TenantQuotas> quotas =
+      std::make_shared<auth::TenantQuotas>(auth::QuotaSettings{});
+  std::shared_ptr<auth::AuditLog> audit = std::make_shared<auth::AuditLog>();
 };
 
 class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
@@ -104,6 +119,9 @@ class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
     std::vector<llm::Message> history;  // earlier questions and answers
     int synced_turn = 0;  // agent and history are up to date after this turn (ended here)
     std::thread worker;
+    // The caller the last turn started here ran as: a paused turn the sweeper resumes (its
+    // client never answered) goes on as that caller. Memory only — tokens are never stored.
+    std::string authorization;
   };
   // A turn to start or resume on a worker thread.
   struct TurnJob {
@@ -112,16 +130,27 @@ class OrchestratorService final : public tracewise::v1::Orchestrator::Service {
     std::string reference_id;
     agent::TurnSpec spec;                         // a new turn
     std::optional<agent::Continuation> resumed;   // a paused turn, claimed
+    std::string authorization;                    // the caller it runs as ("" = the default)
+    std::string tenant;                           // whose spend it adds to
+    auth::TenantQuotas::TurnLease slot;           // the tenant's concurrent-turn slot
   };
 
   OrchestratorService(OrchestratorOptions options, std::unique_ptr<agent::SessionStore> store,
                       strategy::StrategyLibrary strategies);
   std::shared_ptr<Live> LiveFor(const std::string& session);
-  // Validates and starts a turn on its own thread; returns its index.
-  absl::StatusOr<int> StartTurn(agent::SessionInfo session, const tracewise::v1::AskRequest& ask);
+  // The session `id` as `caller` may see it: another tenant's is NOT_FOUND, word for word as an
+  // id that never existed.
+  absl::StatusOr<agent::SessionInfo> VisibleSession(const auth::Identity& caller, const std::string& id);
+  void Audit(const auth::Identity& who, const std::string& action, const std::string& object,
+             const absl::Status& outcome, const std::string& detail = "");
+  // Validates and starts a turn on its own thread, as `caller` (whose token `authorization`
+  // is); returns its index. RESOURCE_EXHAUSTED when the tenant's turn or spend quota is used up.
+  absl::StatusOr<int> StartTurn(agent::SessionInfo session, const tracewise::v1::AskRequest& ask,
+                                const auth::Identity& caller, const std::string& authorization);
   // Claims a paused turn's continuation and resumes it on a thread here; false when another
   // caller claimed it (or a request is still pending). `cancel`: end it as cancelled.
-  bool TryResume(const std::string& session, int turn, bool cancel);
+  // `authorization`: the caller it goes on as; "" = the one that started it here, if known.
+  bool TryResume(const std::string& session, int turn, bool cancel, const std::string& authorization = "");
   // Runs (or resumes) a turn segment and records how it ended.
   void RunJob(TurnJob job, std::shared_ptr<Live> live);
   // The agent state and history for `turn`, rebuilt from the store when the previous turn did
