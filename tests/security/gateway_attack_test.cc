@@ -293,10 +293,14 @@ TEST_F(GatewayAttackTest, AnotherTenantsTraceSessionJobReportAndStreamAreNotFoun
   // Lists show nothing of alpha's.
   auto sessions = beta->Get("/api/sessions");
   ASSERT_TRUE(sessions);
-  for (const auto& s : Body(sessions)["sessions"]) EXPECT_NE(s["id"], session);
+  const json beta_sessions = Body(sessions);
+  EXPECT_TRUE(beta_sessions.contains("sessions")) << sessions->body;
+  for (const auto& s : beta_sessions["sessions"]) EXPECT_NE(s["id"], session);
   auto traces = beta->Get("/api/traces");
   ASSERT_TRUE(traces);
-  for (const auto& t : Body(traces)["traces"]) EXPECT_NE(t["trace_id"], trace);
+  const json beta_traces = Body(traces);
+  EXPECT_TRUE(beta_traces.contains("traces")) << traces->body;
+  for (const auto& t : beta_traces["traces"]) EXPECT_NE(t["trace_id"], trace);
 
   // A diagnosis job (gRPC: other services submit them) is alpha's alone too.
   grpc::ClientContext submit;
@@ -344,10 +348,12 @@ TEST_F(GatewayAttackTest, SameBytesTwoTenantsEachListOnlyTheirOwn) {
   EXPECT_NE(a, b);
   EXPECT_EQ(beta_status, 201);  // not "already stored": nothing says alpha has these bytes
   std::set<std::string> alpha_ids, beta_ids;
-  for (const auto& t : Body(As("alpha", "viewer")->Get("/api/traces"))["traces"]) alpha_ids.insert(t["trace_id"]);
-  for (const auto& t : Body(As("beta", "viewer")->Get("/api/traces"))["traces"]) beta_ids.insert(t["trace_id"]);
-  EXPECT_TRUE(alpha_ids.count(a));
-  EXPECT_TRUE(beta_ids.count(b));
+  const json alpha_list = Body(As("alpha", "viewer")->Get("/api/traces"));
+  const json beta_list = Body(As("beta", "viewer")->Get("/api/traces"));
+  for (const auto& t : alpha_list["traces"]) alpha_ids.insert(t["trace_id"]);
+  for (const auto& t : beta_list["traces"]) beta_ids.insert(t["trace_id"]);
+  EXPECT_TRUE(alpha_ids.count(a)) << alpha_list.dump();
+  EXPECT_TRUE(beta_ids.count(b)) << beta_list.dump();
   for (const std::string& id : beta_ids) EXPECT_FALSE(alpha_ids.count(id)) << id;
   // Each reaches only its own copy.
   auto cross = As("beta", "viewer")->Get(("/api/traces/" + a).c_str());
@@ -377,10 +383,12 @@ TEST_F(GatewayAttackTest, ViewerCannotDeleteOrUploadAndOnlyAdminsListTheTenant) 
   EXPECT_EQ(read->status, 200) << read->body;
   // Lists: the viewer lists its own sessions (none), the admin the tenant's.
   bool viewer_sees = false, admin_sees = false;
-  for (const auto& s : Body(viewer->Get("/api/sessions"))["sessions"]) viewer_sees |= s["id"] == session;
-  for (const auto& s : Body(As("alpha", "admin")->Get("/api/sessions"))["sessions"]) admin_sees |= s["id"] == session;
-  EXPECT_FALSE(viewer_sees);
-  EXPECT_TRUE(admin_sees);
+  const json viewer_list = Body(viewer->Get("/api/sessions"));
+  const json admin_list = Body(As("alpha", "admin")->Get("/api/sessions"));
+  for (const auto& s : viewer_list["sessions"]) viewer_sees |= s["id"] == session;
+  for (const auto& s : admin_list["sessions"]) admin_sees |= s["id"] == session;
+  EXPECT_FALSE(viewer_sees) << viewer_list.dump();
+  EXPECT_TRUE(admin_sees) << admin_list.dump();
   auto admin_del = As("alpha", "admin")->Delete(("/api/sessions/" + session).c_str());
   ASSERT_TRUE(admin_del);
   EXPECT_EQ(admin_del->status, 204) << admin_del->body;
