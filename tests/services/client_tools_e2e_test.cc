@@ -15,6 +15,7 @@
 #include "tests/llm/scripted_llm_server.h"
 #include "tests/llm/tiny_png.h"
 #include "tests/llm/wire_scripts.h"
+#include "tests/security/security_env.h"
 #include "tests/services/orchestrator_test_env.h"
 #include "tools/synth/sched_trace_writer.h"
 
@@ -123,8 +124,30 @@ class ClientToolsE2eTest : public ::testing::Test {
   ScriptedLlmServer server_;
 };
 
-TEST_F(ClientToolsE2eTest, SelectSlicePausesResumesOnTheSameStreamAndTheAnswerUsesTheResult) {
-  OrchestratorEnv env("client_tools_select", LlmEnv("openai"));
+// The same runs with security on (issue #16): every process with an auth config and mTLS. A
+// paused turn resumes as the caller who asked — from SubmitToolResult, or from the sweeper when
+// nobody answers — so its skill, query and verifier calls still carry that caller's token.
+class ClientToolsAuthE2eTest : public ClientToolsE2eTest, public ::testing::WithParamInterface<bool> {
+ protected:
+  static void TearDownTestSuite() {
+    delete security_;
+    security_ = nullptr;
+  }
+  void MaybeSecure(OrchestratorEnv& env) {
+    if (!GetParam()) return;
+    if (security_ == nullptr) security_ = new SecurityEnv("tw-client-tools");
+    ASSERT_TRUE(security_->ok()) << "openssl could not make the test certificates";
+    const std::string bearer = security_->Bearer("alpha", "uploader");
+    env.set_security({security_->SecurityFlags(), security_->pki().ca_cert, security_->pki().client_cert,
+                      security_->pki().client_key, bearer.substr(std::string("Bearer ").size())});
+  }
+  static SecurityEnv* security_;
+};
+SecurityEnv* ClientToolsAuthE2eTest::security_ = nullptr;
+
+TEST_P(ClientToolsAuthE2eTest, SelectSlicePausesResumesOnTheSameStreamAndTheAnswerUsesTheResult) {
+  OrchestratorEnv env(GetParam() ? "client_tools_select_secured" : "client_tools_select", LlmEnv("openai"));
+  MaybeSecure(env);
   env.StartBackends();
   env.StartOrchestrator();
   const std::string session = env.CreateSession();
@@ -275,8 +298,9 @@ TEST_F(ClientToolsE2eTest, AnotherOrchestratorOnTheSameStoreTakesTheAnswer) {
   EXPECT_EQ(ask.Last("conclusion")["answer"], "The range is selected.");
 }
 
-TEST_F(ClientToolsE2eTest, AnUnansweredRequestTimesOutIntoAToolErrorAndTheTurnGoesOn) {
-  OrchestratorEnv env("client_tools_timeout", LlmEnv("openai"));
+TEST_P(ClientToolsAuthE2eTest, AnUnansweredRequestTimesOutIntoAToolErrorAndTheTurnGoesOn) {
+  OrchestratorEnv env(GetParam() ? "client_tools_timeout_secured" : "client_tools_timeout", LlmEnv("openai"));
+  MaybeSecure(env);
   env.set_orchestrator_args({"--client-tool-timeout-s", "1"});
   env.StartBackends();
   env.StartOrchestrator();
@@ -444,6 +468,11 @@ TEST_F(ClientToolsE2eTest, SessionsAreIsolatedAndASessionSwitchingTraceGetsItsCo
   EXPECT_EQ(OrchestratorEnv::Read(reader.get(), &ctx, SIZE_MAX).status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(env.GetSession(first).trace_id(), other);
 }
+
+INSTANTIATE_TEST_SUITE_P(AuthAndTls, ClientToolsAuthE2eTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Secured" : "Plain";
+                         });
 
 }  // namespace
 }  // namespace tw::testing

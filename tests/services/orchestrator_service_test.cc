@@ -1,23 +1,41 @@
 // The orchestrator with trace-query, skill-engine and verifier, all four as real processes, and
 // no LLM configured (so turns run the offline analyst): sessions, numbered event streams, resume
 // after a client disconnect, diagnosis jobs, precise errors, and a restart that keeps sessions.
+// Each test runs plaintext with auth off, and secured (issue #16): every process with an auth
+// config and mTLS, the test's calls with a client certificate and an API key.
 
+#include "tests/security/security_env.h"
 #include "tests/services/orchestrator_test_env.h"
 
 namespace tw::testing {
 namespace {
 
-class OrchestratorServiceTest : public ::testing::Test {
+class OrchestratorServiceTest : public ::testing::TestWithParam<bool> {
  protected:
+  static void TearDownTestSuite() {
+    delete security_;
+    security_ = nullptr;
+  }
   void SetUp() override {
-    env_ = std::make_unique<OrchestratorEnv>("orchestrator_service_test");
+    env_ = std::make_unique<OrchestratorEnv>(GetParam() ? "orchestrator_service_test_secured"
+                                                        : "orchestrator_service_test");
+    if (GetParam()) {
+      if (security_ == nullptr) security_ = new SecurityEnv("tw-orchestrator-test");
+      ASSERT_TRUE(security_->ok()) << "openssl could not make the test certificates";
+      const std::string bearer = security_->Bearer("alpha", "admin");
+      env_->set_security({security_->SecurityFlags(), security_->pki().ca_cert,
+                          security_->pki().client_cert, security_->pki().client_key,
+                          bearer.substr(std::string("Bearer ").size())});
+    }
     env_->StartBackends();
     env_->StartOrchestrator();
   }
   std::unique_ptr<OrchestratorEnv> env_;
+  static SecurityEnv* security_;
 };
+SecurityEnv* OrchestratorServiceTest::security_ = nullptr;
 
-TEST_F(OrchestratorServiceTest, AskStreamsNumberedEventsAndPersistsTurns) {
+TEST_P(OrchestratorServiceTest, AskStreamsNumberedEventsAndPersistsTurns) {
   const std::string session = env_->CreateSession();
   ASSERT_FALSE(session.empty());
   const CollectedEvents first = env_->Ask(session, "which threads use the most CPU?");
@@ -56,7 +74,7 @@ TEST_F(OrchestratorServiceTest, AskStreamsNumberedEventsAndPersistsTurns) {
   EXPECT_EQ(report["scene"], "cpu");
 }
 
-TEST_F(OrchestratorServiceTest, ResumeAfterDisconnectDeliversTheRest) {
+TEST_P(OrchestratorServiceTest, ResumeAfterDisconnectDeliversTheRest) {
   const std::string session = env_->CreateSession();
   // The client goes away after two events; the turn runs on.
   const CollectedEvents partial = env_->Ask(session, "which threads use the most CPU?", "auto", 2);
@@ -72,7 +90,7 @@ TEST_F(OrchestratorServiceTest, ResumeAfterDisconnectDeliversTheRest) {
   EXPECT_EQ(replay.events[2].payload_json(), rest.events[0].payload_json());
 }
 
-TEST_F(OrchestratorServiceTest, DiagnosisJobsRunWithoutStreaming) {
+TEST_P(OrchestratorServiceTest, DiagnosisJobsRunWithoutStreaming) {
   grpc::ClientContext ctx;
   pb::SubmitDiagnosisRequest req;
   req.set_trace_id(env_->trace_id());
@@ -94,7 +112,7 @@ TEST_F(OrchestratorServiceTest, DiagnosisJobsRunWithoutStreaming) {
   EXPECT_EQ(nlohmann::json::parse(done.report_json())["scene"], "cpu");
 }
 
-TEST_F(OrchestratorServiceTest, BadRequestsGetPreciseStatuses) {
+TEST_P(OrchestratorServiceTest, BadRequestsGetPreciseStatuses) {
   auto create = [&](const std::string& trace_id) {
     grpc::ClientContext ctx;
     pb::CreateSessionRequest req;
@@ -131,7 +149,7 @@ TEST_F(OrchestratorServiceTest, BadRequestsGetPreciseStatuses) {
   EXPECT_TRUE(status.ok());
 }
 
-TEST_F(OrchestratorServiceTest, RestartKeepsSessionsAndEvents) {
+TEST_P(OrchestratorServiceTest, RestartKeepsSessionsAndEvents) {
   const std::string session = env_->CreateSession();
   const CollectedEvents first = env_->Ask(session, "which threads use the most CPU?");
   ASSERT_TRUE(first.status.ok());
@@ -159,6 +177,11 @@ TEST_F(OrchestratorServiceTest, RestartKeepsSessionsAndEvents) {
   env_->GetSession(session, &status);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
 }
+
+INSTANTIATE_TEST_SUITE_P(AuthAndTls, OrchestratorServiceTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Secured" : "Plain";
+                         });
 
 }  // namespace
 }  // namespace tw::testing

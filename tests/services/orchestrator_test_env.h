@@ -6,6 +6,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gtest/gtest.h"
+#include "libs/rpc/channel_security.h"
 #include "libs/rpc/grpc_query_backend.h"
 #include "tests/services/service_process.h"
 #include "tools/synth/sched_trace_writer.h"
@@ -44,6 +46,15 @@ struct CollectedEvents {
   }
 };
 
+// Security for the whole env (issue #16): flags every service gets (--auth-config, --tls-*),
+// and how this test process reaches them — mTLS with the client certificate and a bearer token
+// on every call.
+struct OrchestratorEnvSecurity {
+  std::vector<std::string> flags;
+  std::string ca, cert, key;
+  std::string token;  // the bearer token itself (no "Bearer ")
+};
+
 class OrchestratorEnv {
  public:
   // `llm_env`: environment assignments for the orchestrator process (e.g. TRACEWISE_LLM_*).
@@ -52,6 +63,17 @@ class OrchestratorEnv {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
+
+  // Before StartBackends: every process with auth and mTLS, and this process's own calls (stubs
+  // and GrpcQueryBackend, through libs/rpc's client security) with the certificate and token.
+  void set_security(OrchestratorEnvSecurity security) {
+    security_ = std::move(security);
+    rpc::ClientSecurity client;
+    client.tls = {security_.cert, security_.key, security_.ca, ""};
+    client.authorization = "Bearer " + security_.token;
+    ASSERT_TRUE(rpc::SetClientSecurity(client).ok());
+  }
+  bool secured() const { return !security_.flags.empty(); }
 
   // Starts the three backend services and uploads a small synthetic trace.
   void StartBackends() {
@@ -63,14 +85,14 @@ class OrchestratorEnv {
     o.print_rate_hz = 100;
     const std::string trace = dir_ + "/sched.pftrace";
     ASSERT_TRUE(synth::WriteSyntheticSchedTrace(o, trace).ok());
-    trace_query_ = std::make_unique<ServiceProcess>(
-        TW_TRACE_QUERY_BINARY, std::vector<std::string>{"--data-dir", dir_ + "/traces"});
+    trace_query_ = std::make_unique<ServiceProcess>(TW_TRACE_QUERY_BINARY,
+                                                    Secured({"--data-dir", dir_ + "/traces"}));
     ASSERT_TRUE(trace_query_->ok());
     skill_engine_ = std::make_unique<ServiceProcess>(
-        TW_SKILL_ENGINE_BINARY, std::vector<std::string>{"--trace-query", trace_query_->address(),
-                                                         "--skills", TW_SOURCE_DIR "/skills"});
+        TW_SKILL_ENGINE_BINARY,
+        Secured({"--trace-query", trace_query_->address(), "--skills", TW_SOURCE_DIR "/skills"}));
     ASSERT_TRUE(skill_engine_->ok());
-    verifier_ = std::make_unique<ServiceProcess>(TW_VERIFIER_BINARY, std::vector<std::string>{});
+    verifier_ = std::make_unique<ServiceProcess>(TW_VERIFIER_BINARY, Secured({}));
     ASSERT_TRUE(verifier_->ok());
     rpc::GrpcQueryBackend uploader(trace_query_->address());
     auto id = uploader.UploadFile(trace);
@@ -89,15 +111,26 @@ class OrchestratorEnv {
                                      "--strategies", TW_SOURCE_DIR "/strategies",
                                      "--skills", TW_SOURCE_DIR "/skills"};
     args.insert(args.end(), orchestrator_args_.begin(), orchestrator_args_.end());
-    return args;
+    return Secured(args);
+  }
+
+  // A channel to one of the env's services, as this test process reaches it.
+  std::shared_ptr<grpc::Channel> Channel(const std::string& address) const {
+    if (!secured()) return grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+    grpc::SslCredentialsOptions ssl;
+    ssl.pem_root_certs = ReadPem(security_.ca);
+    ssl.pem_cert_chain = ReadPem(security_.cert);
+    ssl.pem_private_key = ReadPem(security_.key);
+    return grpc::CreateChannel(
+        address, grpc::CompositeChannelCredentials(grpc::SslCredentials(ssl),
+                                                   grpc::AccessTokenCredentials(security_.token)));
   }
 
   void StartOrchestrator() {
     stub_.reset();
     orchestrator_ = std::make_unique<ServiceProcess>(TW_ORCHESTRATOR_BINARY, OrchestratorArgs(), llm_env_);
     ASSERT_TRUE(orchestrator_->ok()) << "orchestrator did not start";
-    stub_ = pb::Orchestrator::NewStub(
-        grpc::CreateChannel(orchestrator_->address(), grpc::InsecureChannelCredentials()));
+    stub_ = pb::Orchestrator::NewStub(Channel(orchestrator_->address()));
   }
 
   // A second orchestrator process on the same session store (another replica).
@@ -105,8 +138,7 @@ class OrchestratorEnv {
     second_stub_.reset();
     second_ = std::make_unique<ServiceProcess>(TW_ORCHESTRATOR_BINARY, OrchestratorArgs(), llm_env_);
     ASSERT_TRUE(second_->ok()) << "second orchestrator did not start";
-    second_stub_ = pb::Orchestrator::NewStub(
-        grpc::CreateChannel(second_->address(), grpc::InsecureChannelCredentials()));
+    second_stub_ = pb::Orchestrator::NewStub(Channel(second_->address()));
   }
   pb::Orchestrator::Stub& second_stub() { return *second_stub_; }
 
@@ -186,6 +218,7 @@ class OrchestratorEnv {
   }
 
   ~OrchestratorEnv() {
+    if (secured()) (void)rpc::SetClientSecurity({});  // back to plaintext for the next env
     second_stub_.reset();
     second_.reset();
     stub_.reset();
@@ -196,6 +229,16 @@ class OrchestratorEnv {
   }
 
  private:
+  std::vector<std::string> Secured(std::vector<std::string> args) const {
+    args.insert(args.end(), security_.flags.begin(), security_.flags.end());
+    return args;
+  }
+  static std::string ReadPem(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+  OrchestratorEnvSecurity security_;
   std::string dir_;
   std::vector<std::string> llm_env_;
   std::vector<std::string> orchestrator_args_;
