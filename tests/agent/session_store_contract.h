@@ -182,6 +182,35 @@ TEST_P(SessionStoreContract, SessionsSwitchTrace) {
   EXPECT_EQ(store().GetSession(id)->trace_id, "trace-b");
 }
 
+// A session remembers its tenant and owner (issue #16); lists filter by them.
+TEST_P(SessionStoreContract, SessionsKeepTheirTenantAndOwnerAndListsFilterByThem) {
+  const std::string a1 = store().CreateSession("t", "", "acme", "ann")->id;
+  const std::string a2 = store().CreateSession("t", "", "acme", "bob")->id;
+  const std::string b1 = store().CreateSession("t", "", "globex", "ann")->id;
+  const std::string open = store().CreateSession("t", "")->id;  // auth off: no tenant
+  auto ids = [&](const SessionFilter& filter) {
+    std::set<std::string> out;
+    absl::StatusOr<std::vector<SessionInfo>> listed = store().ListSessions(100, filter);
+    EXPECT_TRUE(listed.ok()) << listed.status();
+    if (!listed.ok()) return out;
+    for (const SessionInfo& s : *listed) out.insert(s.id);
+    return out;
+  };
+  EXPECT_EQ(ids({}), (std::set<std::string>{a1, a2, b1, open}));
+  EXPECT_EQ(ids({std::string("acme"), std::nullopt}), (std::set<std::string>{a1, a2}));
+  EXPECT_EQ(ids({std::string("acme"), std::string("ann")}), (std::set<std::string>{a1}));
+  EXPECT_EQ(ids({std::string("globex"), std::string("bob")}), (std::set<std::string>{}));
+  EXPECT_EQ(ids({std::string(""), std::nullopt}), (std::set<std::string>{open}));
+  auto reopened = Reopen();
+  const SessionInfo info = *reopened->GetSession(a2);
+  EXPECT_EQ(info.tenant, "acme");
+  EXPECT_EQ(info.owner, "bob");
+  EXPECT_EQ(reopened->GetSession(open)->tenant, "");
+  absl::StatusOr<std::vector<SessionInfo>> globex = reopened->ListSessions(100, {std::string("globex"), std::nullopt});
+  ASSERT_TRUE(globex.ok() && globex->size() == 1u);
+  EXPECT_EQ(globex->front().owner, "ann");
+}
+
 // ---- client-tool continuations ----
 
 TEST_P(SessionStoreContract, APausedTurnKeepsItsContinuationUntilClaimed) {

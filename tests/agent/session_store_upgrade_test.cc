@@ -58,6 +58,9 @@ TEST(SessionStoreUpgradeTest, OlderFilesGainTheReferenceColumn) {
     ASSERT_EQ(turns->size(), open == 0 ? 1u : 2u);
     EXPECT_EQ((*turns)[0].question, "why?");
     EXPECT_EQ((*turns)[0].reference_trace_id, "");
+    // Sessions from before tenancy belong to no tenant (only an anonymous caller sees them).
+    EXPECT_EQ((*store)->GetSession("s-old")->tenant, "");
+    EXPECT_EQ((*store)->ListSessions(10, {std::string(""), std::nullopt})->size(), 1u);
     if (open == 0) {
       ASSERT_TRUE((*store)->StartTurn("s-old", "compare", "full", "", "t2").ok());
     } else {
