@@ -18,6 +18,7 @@
 #include "libs/rpc/grpc_query_backend.h"
 #include "libs/strategy/strategy_library.h"
 #include "tests/gateway/gateway_test_env.h"
+#include "tests/security/security_env.h"
 #include "tests/llm/scripted_llm_server.h"
 #include "tests/llm/wire_scripts.h"
 
@@ -223,6 +224,51 @@ TEST(WebAppBrowserTest, UploadAskStreamScopeToolsReloadAndHostileInput) {
   control_thread.join();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
   EXPECT_NE(output.find("web app browser test: all steps passed"), std::string::npos);
+}
+
+// With auth and TLS on (issue #16): the app asks for a token on the first 401, refuses a wrong
+// one, lists only the caller's tenant's traces with the right one, keeps it across a reload and
+// forgets it on sign-out.
+TEST(WebAppBrowserTest, AsksForATokenWhenTheGatewayRequiresOne) {
+  const std::string web = TW_SOURCE_DIR "/services/gateway/web";
+  if (!Exists("/usr/bin/chromium") ||
+      !std::filesystem::exists(web + "/node_modules/playwright-core")) {
+    GTEST_SKIP() << "needs /usr/bin/chromium and npm packages (bash tools/setup.sh installs both)";
+  }
+  SecurityEnv security("tw-web-auth");
+  ASSERT_TRUE(security.ok()) << "openssl could not make the test certificates";
+  GatewayEnvOptions options;
+  options.gateway_args = {"--web-dir", TW_WEB_DIR};
+  options.security_flags = security.SecurityFlags();
+  options.https_ca = security.pki().ca_cert;
+  GatewayEnv env("web_app_auth", options);
+  ASSERT_TRUE(env.Start()) << env.error();
+  const std::string trace = env.Generate("scroll_smooth", 23, 1.0, 60);
+  ASSERT_FALSE(trace.empty());
+  std::ifstream in(trace, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  for (const auto& [tenant, name] : {std::pair<std::string, std::string>{"alpha", "alphas-own.pftrace"},
+                                     {"beta", "betas-secret.pftrace"}}) {
+    auto r = env.Client(security.Bearer(tenant, "uploader"))
+                 ->Post(("/api/traces?name=" + name).c_str(), bytes, "application/octet-stream");
+    ASSERT_TRUE(r && (r->status == 201 || r->status == 200)) << (r ? r->body : "no response");
+  }
+  const std::string artifacts = TW_ARTIFACTS_DIR;
+  std::filesystem::create_directories(artifacts);
+  const std::string key = security.Bearer("alpha", "viewer").substr(std::string("Bearer ").size());
+  const std::string command = absl::StrCat(
+      "cd ", web, " && TW_GATEWAY_URL=", env.gateway_url(), " TW_TOKEN='", key,
+      "' TW_TRACE_NAME=alphas-own.pftrace TW_OTHER_TRACE_NAME=betas-secret.pftrace TW_ARTIFACTS='",
+      artifacts, "' node ", TW_SOURCE_DIR, "/tests/gateway/browser/web_app_auth.test.mjs 2>&1");
+  FILE* node = popen(command.c_str(), "r");
+  ASSERT_NE(node, nullptr);
+  std::string output;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, node)) > 0) output.append(buf, n);
+  const int status = pclose(node);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+  EXPECT_NE(output.find("web app auth browser test: all steps passed"), std::string::npos) << output;
 }
 
 }  // namespace
