@@ -22,12 +22,13 @@ namespace {
 constexpr char kUsage[] =
     "usage: tracewise mcp [--data-dir DIR] [--skills DIR] [--strategies DIR]\n"
     "                     [--services TRACE_QUERY,SKILL_ENGINE[,VERIFIER]]\n"
-    "                     [--memory-budget-mb N] [--workers N]\n"
+    "                     [--memory-budget-mb N] [--workers N] [--llm-config FILE] [--offline]\n"
     "  Serves the Model Context Protocol over stdin/stdout (newline-delimited JSON-RPC 2.0);\n"
     "  logs go to stderr. Embedded by default: traces load into this process and are stored\n"
     "  under --data-dir (default: a temporary directory removed on exit; give one to keep\n"
     "  trace ids valid across restarts). --services uses a trace-query and a skill-engine\n"
-    "  service instead (HOST:PORT each).\n";
+    "  service instead (HOST:PORT each). analyze / ask use the LLM agent when a model is\n"
+    "  configured (--llm-config, TRACEWISE_LLM_*), else (or with --offline) the offline analyst.\n";
 
 struct McpArgs {
   mcp::TracewiseServerConfig config;
@@ -55,6 +56,10 @@ bool Parse(const Args& args, McpArgs& out) {
         out.config.services.emplace_back(part);
       }
       if (out.config.services.size() < 2 || out.config.services.size() > 3) return false;
+    } else if (a == "--llm-config") {
+      if (!value(out.config.llm_config)) return false;
+    } else if (a == "--offline") {
+      out.config.offline = true;
     } else if (a == "--memory-budget-mb") {
       int64_t mb = 0;
       if (!value(v) || !absl::SimpleAtoi(v, &mb) || mb <= 0) return false;
@@ -109,6 +114,7 @@ int RunMcp(const Args& args) {
       std::fprintf(stderr, "tracewise mcp: serving %zu tools and %zu resources on stdio; %s\n",
                    (*server)->tools().size(), (*server)->resources().size(),
                    (*server)->workspace().Describe().c_str());
+      std::fprintf(stderr, "tracewise mcp: %s\n", (*server)->turns().Describe().c_str());
       mcp::McpServerOptions options;
       options.worker_threads = a.workers;
       code = mcp::ServeStdio((*server)->identity(), &(*server)->tools(), &(*server)->resources(),

@@ -1,7 +1,11 @@
 #include "tools/tracewise/mcp/tracewise_server.h"
 
 #include "absl/strings/str_cat.h"
+#include "libs/backends/llm_wiring.h"
+#include "libs/llm/llm_config.h"
+#include "tools/tracewise/mcp/analysis_tools.h"
 #include "tools/tracewise/mcp/embedded_workspace.h"
+#include "tools/tracewise/mcp/local_turn_host.h"
 #include "tools/tracewise/mcp/services_workspace.h"
 #include "tools/tracewise/mcp/skill_tools.h"
 #include "tools/tracewise/mcp/tracewise_resources.h"
@@ -34,8 +38,33 @@ absl::StatusOr<std::unique_ptr<TracewiseServer>> TracewiseServer::Create(
   } else {
     return absl::InvalidArgumentError("services: give TRACE_QUERY,SKILL_ENGINE[,VERIFIER]");
   }
+  llm::LlmConfig llm;
+  if (!config.offline) {
+    auto loaded = llm::LoadLlmConfig(config.llm_config);
+    if (!loaded.ok()) return absl::InvalidArgumentError(absl::StrCat("LLM configuration: ", loaded.status().message()));
+    llm = *loaded;
+  }
+  // Sessions live beside the traces (embedded) or only as long as the process (services).
+  auto sessions = agent::SqliteSessionStore::Open(
+      config.data_dir.empty() ? ":memory:" : config.data_dir + "/sessions.db");
+  if (!sessions.ok()) return sessions.status();
+  server->sessions_ = std::move(*sessions);
+  agent::TurnRunnerOptions runner;
+  runner.loop = backends::LoopOptionsFor(llm);
+  server->runner_ = std::make_unique<agent::TurnRunner>(server->strategies_, &server->library_, std::move(runner));
+  LocalTurnHostOptions turns;
+  turns.make_llm = backends::ProviderMaker(llm);
+  if (config.services.size() > 2) turns.verifier = config.services[2];
+  turns.describe = llm.configured() ? absl::StrCat("analyze with the LLM agent (", llm.model, ")")
+                                    : "analyze with the offline analyst (no LLM configured)";
+  server->turns_ = std::make_unique<LocalTurnHost>(server->workspace_.get(), server->runner_.get(),
+                                                   server->sessions_.get(), std::move(turns));
+  std::vector<std::string> scenes;
+  for (const auto& strategy : server->strategies_.strategies()) scenes.push_back(strategy.scene);
+
   if (auto s = AddTraceTools(server->tools_, server->workspace_.get(), config.limits); !s.ok()) return s;
   if (auto s = AddSkillTools(server->tools_, &server->library_, server->workspace_.get()); !s.ok()) return s;
+  if (auto s = AddAnalysisTools(server->tools_, server->turns_.get(), scenes); !s.ok()) return s;
   if (auto s = AddTracewiseResources(server->resources_, &server->library_, &server->strategies_); !s.ok()) {
     return s;
   }
@@ -52,7 +81,9 @@ ServerIdentity TracewiseServer::identity() const {
       "Start with load_trace {path}: it returns a trace_id and an overview of what the trace "
       "holds. Then: query runs read-only SQL over Perfetto's trace_processor tables "
       "(tracewise://schema lists them); list_skills / describe_skill / run_skill run tested "
-      "analyses with diagnostic findings. Timestamps and durations are int64 nanoseconds.";
+      "analyses with diagnostic findings; analyze {trace_id, question} answers a performance question "
+      "(\"why does scrolling stutter?\") with a verified diagnosis and a session_id, and ask continues "
+      "that session with follow-ups. Timestamps and durations are int64 nanoseconds.";
   return id;
 }
 

@@ -9,11 +9,14 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "libs/agent/session_store.h"
+#include "libs/agent/turn_runner.h"
 #include "libs/skills/skill_library.h"
 #include "libs/strategy/strategy_library.h"
 #include "tools/tracewise/mcp/mcp_server.h"
 #include "tools/tracewise/mcp/trace_tools.h"
 #include "tools/tracewise/mcp/trace_workspace.h"
+#include "tools/tracewise/mcp/turn_host.h"
 
 namespace tw::mcp {
 
@@ -26,6 +29,10 @@ struct TracewiseServerConfig {
   // Services: trace-query, skill-engine[, verifier] as HOST:PORT; empty = embedded.
   std::vector<std::string> services;
   QueryLimits limits;
+  // analyze / ask: the LLM configuration file (empty: TRACEWISE_LLM_* and the default file);
+  // nothing configured or `offline` = the offline analyst answers.
+  std::string llm_config;
+  bool offline = false;
 };
 
 class TracewiseServer {
@@ -37,6 +44,7 @@ class TracewiseServer {
   const ResourceRegistry& resources() const { return resources_; }
   ServerIdentity identity() const;
   TraceWorkspace& workspace() { return *workspace_; }
+  TurnHost& turns() { return *turns_; }
 
  private:
   TracewiseServer(skills::SkillLibrary library, strategy::StrategyLibrary strategies)
@@ -45,6 +53,9 @@ class TracewiseServer {
   skills::SkillLibrary library_;
   strategy::StrategyLibrary strategies_;
   std::unique_ptr<TraceWorkspace> workspace_;
+  std::unique_ptr<agent::SessionStore> sessions_;
+  std::unique_ptr<agent::TurnRunner> runner_;
+  std::unique_ptr<TurnHost> turns_;
   ToolRegistry tools_;
   ResourceRegistry resources_;
 };
