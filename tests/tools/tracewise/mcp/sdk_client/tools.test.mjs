@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 
 import { connect, text, tracegen } from './mcp_client_harness.mjs';
 
-const TOOLS = ['load_trace', 'trace_info', 'list_traces', 'query', 'list_skills', 'describe_skill', 'run_skill'];
+const TOOLS = ['load_trace', 'trace_info', 'list_traces', 'query', 'list_skills', 'describe_skill', 'run_skill',
+  'analyze', 'ask', 'list_sessions'];
 
 describe('tracewise mcp through the SDK client', () => {
   let session;
