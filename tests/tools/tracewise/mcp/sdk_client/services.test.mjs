@@ -80,6 +80,26 @@ describe('tracewise mcp --services', { skip: !TRACE_QUERY || !SKILL_ENGINE }, ()
     assert.ok(list.structuredContent.traces.some((t) => t.trace_id === id));
   });
 
+  test('analyze through the services gives the embedded diagnosis', async () => {
+    const id = (await remote.client.callTool({ name: 'load_trace', arguments: { path: trace.path } })).structuredContent.trace_id;
+    await local.client.callTool({ name: 'load_trace', arguments: { path: trace.path } });
+    const args = { trace_id: id, question: 'why is scrolling janky?' };
+    const progress = [];
+    const r = await remote.client.callTool({ name: 'analyze', arguments: args }, undefined,
+      { timeout: 120000, onprogress: (p) => progress.push(p) });
+    const l = await local.client.callTool({ name: 'analyze', arguments: args }, undefined, { timeout: 120000 });
+    assert.equal(r.isError, false, text(r));
+    assert.ok(progress.length >= 3);
+    const findings = (x) => x.structuredContent.report.findings.map((f) => [f.severity, f.title]);
+    assert.deepEqual(findings(r), findings(l));
+    assert.match(findings(r).map((f) => f[1]).join('\n'), /binder/i);
+    const follow = await remote.client.callTool({ name: 'ask', arguments: {
+      session_id: r.structuredContent.session_id, question: 'how long are the slow binder calls?' } },
+    undefined, { timeout: 120000 });
+    assert.equal(follow.isError, false, text(follow));
+    assert.equal(follow.structuredContent.turn, 2);
+  });
+
   test('errors come back the same way', async () => {
     const q = await remote.client.callTool({ name: 'query', arguments: { trace_id: 'a'.repeat(64), sql: 'SELECT 1' } });
     assert.equal(q.isError, true);
