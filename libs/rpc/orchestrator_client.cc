@@ -114,10 +114,78 @@ absl::StatusOr<RemoteTurn> OrchestratorClient::LastTurn(const std::string& sessi
   out.index = t.index();
   out.status = t.status();
   out.report_json = t.report_json();
+  out.trace_id = s.trace_id();
   out.input_tokens = s.input_tokens();
   out.output_tokens = s.output_tokens();
   out.cached_tokens = s.cached_tokens();
   return out;
+}
+
+namespace {
+
+RemoteSession FromProto(const pb::Session& s) {
+  RemoteSession out;
+  out.info.id = s.id();
+  out.info.trace_id = s.trace_id();
+  out.info.title = s.title();
+  out.info.created_ns = s.created_unix_ns();
+  out.info.updated_ns = s.updated_unix_ns();
+  out.info.turns = s.turns_size();
+  out.info.last_seq = s.last_seq();
+  out.info.input_tokens = s.input_tokens();
+  out.info.output_tokens = s.output_tokens();
+  out.info.cached_tokens = s.cached_tokens();
+  out.info.cost_micro_usd = s.cost_micro_usd();
+  for (const pb::Turn& t : s.turns()) {
+    agent::TurnInfo turn;
+    turn.index = t.index();
+    turn.question = t.question();
+    turn.mode = t.mode();
+    turn.scene = t.scene();
+    turn.status = t.status();
+    turn.started_ns = t.started_unix_ns();
+    turn.finished_ns = t.finished_unix_ns();
+    out.turns.push_back(std::move(turn));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<RemoteSession>> OrchestratorClient::ListSessions(int limit) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  pb::ListSessionsRequest request;
+  request.set_limit(limit);
+  pb::ListSessionsResponse response;
+  const grpc::Status status = stub_->stub->ListSessions(&context, request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  std::vector<RemoteSession> out;
+  for (const pb::Session& s : response.sessions()) {
+    if (s.turns_size() == 0 && !s.id().empty()) {
+      // A listing may leave the turns out; the session itself has them.
+      grpc::ClientContext one;
+      one.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+      pb::GetSessionRequest get;
+      get.set_session_id(s.id());
+      pb::Session full;
+      if (stub_->stub->GetSession(&one, get, &full).ok()) {
+        out.push_back(FromProto(full));
+        continue;
+      }
+    }
+    out.push_back(FromProto(s));
+  }
+  return out;
+}
+
+absl::Status OrchestratorClient::CancelTurn(const std::string& session) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  pb::CancelTurnRequest request;
+  request.set_session_id(session);
+  pb::CancelTurnResponse response;
+  return FromGrpc(stub_->stub->CancelTurn(&context, request, &response));
 }
 
 }  // namespace tw::rpc

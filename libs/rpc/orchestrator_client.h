@@ -32,9 +32,16 @@ struct RemoteTurn {
   int index = 0;
   std::string status;
   std::string report_json;
+  std::string trace_id;  // the session's trace
   int64_t input_tokens = 0;   // the session's totals
   int64_t output_tokens = 0;
   int64_t cached_tokens = 0;
+};
+
+// A session as the orchestrator keeps it, with its turns (reports left out).
+struct RemoteSession {
+  agent::SessionInfo info;
+  std::vector<agent::TurnInfo> turns;
 };
 
 class OrchestratorClient {
@@ -54,6 +61,10 @@ class OrchestratorClient {
                                 const agent::ClientToolAnswer& answer);
   // The session's last turn, with its report (Turn.report_json).
   absl::StatusOr<RemoteTurn> LastTurn(const std::string& session);
+  // Sessions newest first (at most `limit`), each with its turns.
+  absl::StatusOr<std::vector<RemoteSession>> ListSessions(int limit);
+  // Cancels the session's running turn; FAILED_PRECONDITION when none runs.
+  absl::Status CancelTurn(const std::string& session);
 
  private:
   struct Stub;

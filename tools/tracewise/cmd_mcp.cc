@@ -21,14 +21,15 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: tracewise mcp [--data-dir DIR] [--skills DIR] [--strategies DIR]\n"
-    "                     [--services TRACE_QUERY,SKILL_ENGINE[,VERIFIER]]\n"
+    "                     [--services TRACE_QUERY,SKILL_ENGINE[,VERIFIER]] [--orchestrator HOST:PORT]\n"
     "                     [--memory-budget-mb N] [--workers N] [--llm-config FILE] [--offline]\n"
     "  Serves the Model Context Protocol over stdin/stdout (newline-delimited JSON-RPC 2.0);\n"
     "  logs go to stderr. Embedded by default: traces load into this process and are stored\n"
     "  under --data-dir (default: a temporary directory removed on exit; give one to keep\n"
     "  trace ids valid across restarts). --services uses a trace-query and a skill-engine\n"
     "  service instead (HOST:PORT each). analyze / ask use the LLM agent when a model is\n"
-    "  configured (--llm-config, TRACEWISE_LLM_*), else (or with --offline) the offline analyst.\n";
+    "  configured (--llm-config, TRACEWISE_LLM_*), else (or with --offline) the offline analyst;\n"
+    "  with --orchestrator (and --services for the trace tools) they run on that deployment.\n";
 
 struct McpArgs {
   mcp::TracewiseServerConfig config;
@@ -56,6 +57,8 @@ bool Parse(const Args& args, McpArgs& out) {
         out.config.services.emplace_back(part);
       }
       if (out.config.services.size() < 2 || out.config.services.size() > 3) return false;
+    } else if (a == "--orchestrator") {
+      if (!value(out.config.orchestrator)) return false;
     } else if (a == "--llm-config") {
       if (!value(out.config.llm_config)) return false;
     } else if (a == "--offline") {

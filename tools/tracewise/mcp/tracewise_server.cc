@@ -6,6 +6,7 @@
 #include "tools/tracewise/mcp/analysis_tools.h"
 #include "tools/tracewise/mcp/embedded_workspace.h"
 #include "tools/tracewise/mcp/local_turn_host.h"
+#include "tools/tracewise/mcp/remote_turn_host.h"
 #include "tools/tracewise/mcp/services_workspace.h"
 #include "tools/tracewise/mcp/skill_tools.h"
 #include "tools/tracewise/mcp/tracewise_resources.h"
@@ -38,27 +39,36 @@ absl::StatusOr<std::unique_ptr<TracewiseServer>> TracewiseServer::Create(
   } else {
     return absl::InvalidArgumentError("services: give TRACE_QUERY,SKILL_ENGINE[,VERIFIER]");
   }
-  llm::LlmConfig llm;
-  if (!config.offline) {
-    auto loaded = llm::LoadLlmConfig(config.llm_config);
-    if (!loaded.ok()) return absl::InvalidArgumentError(absl::StrCat("LLM configuration: ", loaded.status().message()));
-    llm = *loaded;
+  if (!config.orchestrator.empty()) {
+    if (config.services.empty()) {
+      return absl::InvalidArgumentError(
+          "--orchestrator runs analyze / ask on the deployment; the trace and skill tools also need "
+          "--services TRACE_QUERY,SKILL_ENGINE (the orchestrator does not proxy SQL)");
+    }
+    server->turns_ = std::make_unique<RemoteTurnHost>(config.orchestrator);
+  } else {
+    llm::LlmConfig llm;
+    if (!config.offline) {
+      auto loaded = llm::LoadLlmConfig(config.llm_config);
+      if (!loaded.ok()) return absl::InvalidArgumentError(absl::StrCat("LLM configuration: ", loaded.status().message()));
+      llm = *loaded;
+    }
+    // Sessions live beside the traces (embedded) or only as long as the process (services).
+    auto sessions = agent::SqliteSessionStore::Open(
+        config.data_dir.empty() ? ":memory:" : config.data_dir + "/sessions.db");
+    if (!sessions.ok()) return sessions.status();
+    server->sessions_ = std::move(*sessions);
+    agent::TurnRunnerOptions runner;
+    runner.loop = backends::LoopOptionsFor(llm);
+    server->runner_ = std::make_unique<agent::TurnRunner>(server->strategies_, &server->library_, std::move(runner));
+    LocalTurnHostOptions turns;
+    turns.make_llm = backends::ProviderMaker(llm);
+    if (config.services.size() > 2) turns.verifier = config.services[2];
+    turns.describe = llm.configured() ? absl::StrCat("analyze with the LLM agent (", llm.model, ")")
+                                      : "analyze with the offline analyst (no LLM configured)";
+    server->turns_ = std::make_unique<LocalTurnHost>(server->workspace_.get(), server->runner_.get(),
+                                                     server->sessions_.get(), std::move(turns));
   }
-  // Sessions live beside the traces (embedded) or only as long as the process (services).
-  auto sessions = agent::SqliteSessionStore::Open(
-      config.data_dir.empty() ? ":memory:" : config.data_dir + "/sessions.db");
-  if (!sessions.ok()) return sessions.status();
-  server->sessions_ = std::move(*sessions);
-  agent::TurnRunnerOptions runner;
-  runner.loop = backends::LoopOptionsFor(llm);
-  server->runner_ = std::make_unique<agent::TurnRunner>(server->strategies_, &server->library_, std::move(runner));
-  LocalTurnHostOptions turns;
-  turns.make_llm = backends::ProviderMaker(llm);
-  if (config.services.size() > 2) turns.verifier = config.services[2];
-  turns.describe = llm.configured() ? absl::StrCat("analyze with the LLM agent (", llm.model, ")")
-                                    : "analyze with the offline analyst (no LLM configured)";
-  server->turns_ = std::make_unique<LocalTurnHost>(server->workspace_.get(), server->runner_.get(),
-                                                   server->sessions_.get(), std::move(turns));
   std::vector<std::string> scenes;
   for (const auto& strategy : server->strategies_.strategies()) scenes.push_back(strategy.scene);
 

@@ -28,6 +28,9 @@ struct TracewiseServerConfig {
   int64_t memory_budget_bytes = int64_t{4} << 30;
   // Services: trace-query, skill-engine[, verifier] as HOST:PORT; empty = embedded.
   std::vector<std::string> services;
+  // A deployment's orchestrator (HOST:PORT): analyze / ask / list_sessions run there (its
+  // sessions, its model); the trace and skill tools use `services` (required with it).
+  std::string orchestrator;
   QueryLimits limits;
   // analyze / ask: the LLM configuration file (empty: TRACEWISE_LLM_* and the default file);
   // nothing configured or `offline` = the offline analyst answers.

@@ -12,6 +12,7 @@ import { SRC, connect, text, tracegen, workDir } from './mcp_client_harness.mjs'
 
 const TRACE_QUERY = process.env.TW_TRACE_QUERY_BIN;
 const SKILL_ENGINE = process.env.TW_SKILL_ENGINE_BIN;
+const ORCHESTRATOR = process.env.TW_ORCHESTRATOR_BIN;
 
 // Starts a service on an ephemeral loopback port; resolves with its process and address.
 function startService(binary, args) {
@@ -35,6 +36,7 @@ describe('tracewise mcp --services', { skip: !TRACE_QUERY || !SKILL_ENGINE }, ()
   const services = [];
   let remote;
   let local;
+  let deployed;
   let trace;
 
   before(async () => {
@@ -45,10 +47,18 @@ describe('tracewise mcp --services', { skip: !TRACE_QUERY || !SKILL_ENGINE }, ()
     services.push(se);
     remote = await connect({ args: ['--services', `${tq.address},${se.address}`] });
     local = await connect();
+    if (ORCHESTRATOR) {
+      const orch = await startService(ORCHESTRATOR, ['--trace-query', tq.address, '--skill-engine', se.address,
+        '--data-dir', mkdtempSync(path.join(workDir, 'orch-')), '--skills', path.join(SRC, 'skills'),
+        '--strategies', path.join(SRC, 'strategies')]);
+      services.push(orch);
+      deployed = await connect({ args: ['--services', `${tq.address},${se.address}`, '--orchestrator', orch.address] });
+    }
   });
   after(async () => {
     await remote?.client.close();
     await local?.client.close();
+    await deployed?.client.close();
     for (const s of services) s.child.kill('SIGTERM');
   });
 
@@ -98,6 +108,54 @@ describe('tracewise mcp --services', { skip: !TRACE_QUERY || !SKILL_ENGINE }, ()
     undefined, { timeout: 120000 });
     assert.equal(follow.isError, false, text(follow));
     assert.equal(follow.structuredContent.turn, 2);
+  });
+
+  test('--orchestrator: analyze, ask, list_sessions and cancel run on the deployment', { skip: !ORCHESTRATOR }, async () => {
+    assert.match(deployed.log.text, /analyze on the orchestrator at 127\.0\.0\.1:\d+/);
+    const id = (await deployed.client.callTool({ name: 'load_trace', arguments: { path: trace.path } })).structuredContent.trace_id;
+    await local.client.callTool({ name: 'load_trace', arguments: { path: trace.path } });
+    const args = { trace_id: id, question: 'what makes the scroll stutter?' };
+    const progress = [];
+    const r = await deployed.client.callTool({ name: 'analyze', arguments: args }, undefined,
+      { timeout: 120000, onprogress: (p) => progress.push(p) });
+    assert.equal(r.isError, false, text(r));
+    assert.equal(r.structuredContent.status, 'done');
+    assert.equal(r.structuredContent.trace_id, id);
+    assert.ok(progress.length >= 3, JSON.stringify(progress));
+    const l = await local.client.callTool({ name: 'analyze', arguments: args }, undefined, { timeout: 120000 });
+    const findings = (x) => x.structuredContent.report.findings.map((f) => [f.severity, f.title]);
+    assert.deepEqual(findings(r), findings(l), 'the orchestrator runs the same turn runner');
+    assert.match(text(r), /binder/i);
+
+    const session = r.structuredContent.session_id;
+    const follow = await deployed.client.callTool({ name: 'ask', arguments: { session_id: session, question: 'and the binder server?' } },
+      undefined, { timeout: 120000 });
+    assert.equal(follow.isError, false, text(follow));
+    assert.equal(follow.structuredContent.turn, 2);
+    const listed = await deployed.client.callTool({ name: 'list_sessions', arguments: { trace_id: id } });
+    const mine = listed.structuredContent.sessions.find((s) => s.session_id === session);
+    assert.deepEqual(mine.turns.map((t) => t.status), ['done', 'done']);
+
+    const unknown = await deployed.client.callTool({ name: 'ask', arguments: { session_id: 'nope', question: 'hm?' } });
+    assert.equal(unknown.isError, true);
+    assert.match(text(unknown), /unknown session "nope"|not found/i);
+
+    // Cancelled: the orchestrator's turn ends as cancelled.
+    const controller = new AbortController();
+    let steps = 0;
+    await assert.rejects(deployed.client.callTool(
+      { name: 'ask', arguments: { session_id: session, question: 'everything again, in full', mode: 'full' } }, undefined,
+      { signal: controller.signal, timeout: 120000, onprogress: () => { if (++steps === 1) controller.abort('stop'); } }));
+    let status = '';
+    const deadline = Date.now() + 30000;
+    while (Date.now() < deadline) {
+      const again = await deployed.client.callTool({ name: 'list_sessions', arguments: { trace_id: id } });
+      const turns = again.structuredContent.sessions.find((s) => s.session_id === session).turns;
+      status = turns.length === 3 ? turns[2].status : '';
+      if (status && status !== 'running') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    assert.equal(status, 'cancelled');
   });
 
   test('errors come back the same way', async () => {
