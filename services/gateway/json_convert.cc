@@ -1,5 +1,6 @@
 #include "services/gateway/json_convert.h"
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 
 namespace tw::gateway {
@@ -168,6 +169,18 @@ json SessionJson(const pb::Session& s, bool with_reports) {
                  {"finished_unix_ms", UnixMs(t.finished_unix_ns())},
                  {"reference_trace_id", t.reference_trace_id()},
                  {"has_report", !t.report_json().empty() && t.report_json() != "{}"}};
+    if (t.pending_client_tools_size() > 0) {
+      json pending = json::array();
+      for (const auto& r : t.pending_client_tools()) {
+        json args =
+            json::parse(r.arguments_json().empty() ? "{}" : r.arguments_json(), nullptr, false);
+        pending.push_back({{"request_id", r.request_id()},
+                           {"tool", r.tool()},
+                           {"arguments", args.is_discarded() ? json(r.arguments_json()) : args},
+                           {"deadline_unix_ms", UnixMs(r.deadline_unix_ns())}});
+      }
+      turn["pending_client_tools"] = std::move(pending);
+    }
     if (with_reports && !t.report_json().empty()) {
       turn["report"] = json::parse(t.report_json(), nullptr, false);
     }
@@ -233,13 +246,6 @@ absl::StatusOr<std::string> StringField(const json& j, const char* name) {
     return absl::InvalidArgumentError(absl::StrCat("options.", name, " must be a string"));
   return it->get<std::string>();
 }
-// The client tools the page can run. AskOptions.client_tools comes with the turn runner
-// (issue #13); until that proto field exists the list is validated and not forwarded.
-absl::Status SetClientTools(const json& names, pb::AskOptions* out) {
-  (void)names;
-  (void)out;
-  return absl::OkStatus();
-}
 }  // namespace
 
 absl::Status AskOptionsFromJson(const json& j, pb::AskOptions* out) {
@@ -276,8 +282,54 @@ absl::Status AskOptionsFromJson(const json& j, pb::AskOptions* out) {
     for (const json& name : *it) {
       if (!name.is_string())
         return absl::InvalidArgumentError("options.client_tools must be an array of names");
+      // Unknown names are the orchestrator's to refuse (INVALID_ARGUMENT, naming the known ones).
+      out->add_client_tools(name.get<std::string>());
     }
-    if (absl::Status s = SetClientTools(*it, out); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ToolResultFromJson(const json& j, pb::SubmitToolResultRequest* out) {
+  if (!j.is_object()) return absl::InvalidArgumentError("the body must be a JSON object");
+  const auto id = j.find("request_id");
+  if (id == j.end() || !id->is_string() || id->get<std::string>().empty()) {
+    return absl::InvalidArgumentError(
+        "request_id (the client_tool_request event's, a string) is required");
+  }
+  out->set_request_id(id->get<std::string>());
+  auto present = [&](const char* name) {
+    const auto it = j.find(name);
+    return it != j.end() && !it->is_null();
+  };
+  const char* image_key = present("image_base64") ? "image_base64" : "image_png_base64";
+  const int outcomes = int{present("result")} + int{present("error")} + int{present(image_key)};
+  if (outcomes != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "give exactly one of result (a JSON value), image_base64 (+ mime_type) or error (a "
+        "string); this body has ",
+        outcomes));
+  }
+  if (present("result")) {
+    out->set_result_json(j["result"].dump());
+  } else if (present("error")) {
+    if (!j["error"].is_string()) return absl::InvalidArgumentError("error must be a string");
+    out->set_error(j["error"].get<std::string>());
+  } else {
+    if (!j[image_key].is_string()) {
+      return absl::InvalidArgumentError(absl::StrCat(image_key, " must be a base64 string"));
+    }
+    std::string data;
+    if (!absl::Base64Unescape(j[image_key].get<std::string>(), &data)) {
+      return absl::InvalidArgumentError(absl::StrCat(image_key, " is not valid base64"));
+    }
+    std::string mime = "image/png";
+    if (present("mime_type")) {
+      if (!j["mime_type"].is_string())
+        return absl::InvalidArgumentError("mime_type must be a string");
+      mime = j["mime_type"].get<std::string>();
+    }
+    out->mutable_image()->set_data(std::move(data));
+    out->mutable_image()->set_mime_type(std::move(mime));
   }
   return absl::OkStatus();
 }

@@ -30,4 +30,10 @@ nlohmann::json SkillDescriptionJson(const tracewise::v1::SkillDescription& descr
 // offending field.
 absl::Status AskOptionsFromJson(const nlohmann::json& json, tracewise::v1::AskOptions* out);
 
+// Reads a client tool's answer (POST /api/sessions/{id}/tool-results): `request_id` and exactly
+// one outcome — `result` (any JSON value), `image_base64` (+ `mime_type`, default image/png;
+// `image_png_base64` is the same) or `error` (a string). INVALID_ARGUMENT names what is wrong.
+absl::Status ToolResultFromJson(const nlohmann::json& json,
+                                tracewise::v1::SubmitToolResultRequest* out);
+
 }  // namespace tw::gateway

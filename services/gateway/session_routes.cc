@@ -104,27 +104,33 @@ void RegisterSessionRoutes(httplib::Server& server, GatewayContext& ctx) {
         }
         res.status = 204;
       }));
-  server.Post(R"(/api/sessions/([^/]+)/turns)",
-              JsonApi(ctx, [&ctx](const httplib::Request& req, httplib::Response& res,
-                                  const Caller& caller, const nlohmann::json& body) {
-                pb::AskRequest request;
-                request.set_session_id(req.matches[1]);
-                const auto question = body.find("question");
-                if (question == body.end() || !question->is_string()) {
-                  return SendError(res,
-                                   absl::InvalidArgumentError("question (a string) is required"));
-                }
-                request.set_question(question->get<std::string>());
-                if (absl::Status s = AskOptionsFromJson(body.value("options", nlohmann::json()),
-                                                        request.mutable_options());
-                    !s.ok()) {
-                  return SendError(res, s);
-                }
-                auto call = std::make_shared<EventCall>();
-                call->context = ctx.NewCall(caller, ctx.options.stream_timeout_ms);
-                call->reader = ctx.orchestrator->Ask(call->context.get(), request);
-                RelayEventStream(call, res, ctx.options.sse_heartbeat_ms);
-              }));
+  server.Post(
+      R"(/api/sessions/([^/]+)/turns)",
+      JsonApi(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller,
+                          const nlohmann::json& body) {
+        pb::AskRequest request;
+        request.set_session_id(req.matches[1]);
+        const auto question = body.find("question");
+        if (question == body.end() || !question->is_string()) {
+          return SendError(res, absl::InvalidArgumentError("question (a string) is required"));
+        }
+        request.set_question(question->get<std::string>());
+        if (const auto trace = body.find("trace_id"); trace != body.end() && !trace->is_null()) {
+          if (!trace->is_string()) {
+            return SendError(res, absl::InvalidArgumentError("trace_id must be a string"));
+          }
+          request.set_trace_id(trace->get<std::string>());
+        }
+        if (absl::Status s = AskOptionsFromJson(body.value("options", nlohmann::json()),
+                                                request.mutable_options());
+            !s.ok()) {
+          return SendError(res, s);
+        }
+        auto call = std::make_shared<EventCall>();
+        call->context = ctx.NewCall(caller, ctx.options.stream_timeout_ms);
+        call->reader = ctx.orchestrator->Ask(call->context.get(), request);
+        RelayEventStream(call, res, ctx.options.sse_heartbeat_ms);
+      }));
   server.Get(
       R"(/api/sessions/([^/]+)/events)",
       Api(ctx, [&ctx](const httplib::Request& req, httplib::Response& res, const Caller& caller) {
@@ -155,13 +161,26 @@ void RegisterSessionRoutes(httplib::Server& server, GatewayContext& ctx) {
                 SendJson(res, 200, {{"turn", response.turn()}, {"cancelled", true}});
               }));
   server.Post(R"(/api/sessions/([^/]+)/tool-results)",
-              JsonApi(ctx, [](const httplib::Request&, httplib::Response& res, const Caller&,
-                              const nlohmann::json&) {
-                // Orchestrator.SubmitToolResult arrives with the turn runner (issue #13).
-                SendError(res,
-                          absl::UnimplementedError(
-                              "client tool results need Orchestrator.SubmitToolResult, which this "
-                              "orchestrator does not offer yet"));
+              JsonApi(ctx, [&ctx](const httplib::Request& req, httplib::Response& res,
+                                  const Caller& caller, const nlohmann::json& body) {
+                pb::SubmitToolResultRequest request;
+                request.set_session_id(req.matches[1]);
+                if (absl::Status s = ToolResultFromJson(body, &request); !s.ok()) {
+                  return SendError(res, s);
+                }
+                pb::SubmitToolResultResponse response;
+                if (absl::Status s = Unary(ctx, caller, ctx.options.unary_timeout_ms,
+                                           [&](grpc::ClientContext* c) {
+                                             return ctx.orchestrator->SubmitToolResult(c, request,
+                                                                                       &response);
+                                           });
+                    !s.ok()) {
+                  return SendError(res, s);
+                }
+                SendJson(res, 200,
+                         {{"turn", response.turn()},
+                          {"pending", response.pending()},
+                          {"resumed", response.resumed()}});
               }));
 }
 

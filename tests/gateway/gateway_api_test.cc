@@ -1,19 +1,26 @@
 // The gateway's HTTP API against the real services on loopback (all five as processes): status
 // mapping with messages, uploads (streamed, limits, checksum, junk), SQL paging, skills,
-// sessions, SSE with Last-Event-ID resume, reports with number links, exports, CORS.
-// Each test runs twice: plaintext with auth off, and secured (issue #16) — every process with an
-// auth config and mTLS, the gateway over HTTPS, the client with an admin's API key.
+// sessions, SSE with Last-Event-ID resume, client tool results (the scripted model calls client
+// tools; the turn pauses and resumes on the same stream), reports with number links, exports,
+// CORS. Each test runs twice: plaintext with auth off, and secured (issue #16) — every process
+// with an auth config and mTLS, the gateway over HTTPS, the client with an admin's API key.
 
 #include <openssl/evp.h>
 
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
+#include "absl/strings/escaping.h"
 #include "gtest/gtest.h"
 #include "tests/gateway/gateway_test_env.h"
 #include "tests/security/security_env.h"
+#include "tests/llm/scripted_llm_server.h"
+#include "tests/llm/tiny_png.h"
+#include "tests/llm/wire_scripts.h"
 
 namespace tw::testing {
 namespace {
@@ -432,6 +439,165 @@ TEST_P(GatewayApiTest, AskStreamsNumberedEventsAndLastEventIdResumesWithoutLossO
   ASSERT_TRUE(del);
   EXPECT_EQ(del->status, 204);
   ExpectError(client_->Get(("/api/sessions/" + sid).c_str()), 404, "NOT_FOUND", "");
+}
+
+// POST /api/sessions/{id}/tool-results → Orchestrator.SubmitToolResult, with the scripted model
+// asking for two client tools in one step: the turn waits (GetSession lists both), bad answers
+// get precise statuses, the first answer leaves one pending, the second (a PNG) resumes the turn
+// and the same SSE stream carries on to `done`, gapless.
+TEST_P(GatewayApiTest, ClientToolResultsResumeTheTurnWithPreciseStatuses) {
+  llm::testing::ScriptedLlmServer llm;
+  GatewayEnvOptions options;
+  options.orchestrator_env = {"TRACEWISE_LLM_PROVIDER=openai", "TRACEWISE_LLM_MODEL=gpt-4o",
+                              "TRACEWISE_LLM_BASE_URL=" + llm.BaseUrl() + "/v1",
+                              "TRACEWISE_LLM_API_KEY=sk-gateway-test",
+                              "TRACEWISE_LLM_RETRY_BACKOFF_MS=1"};
+  StartEnv("gw_client_tools", options);
+  const std::string id = Upload(env_->Generate("scroll_binder_jank", 9, 2.0, 60));
+  ASSERT_FALSE(id.empty());
+  auto created = client_->Post("/api/sessions", json{{"trace_id", id}}.dump(), "application/json");
+  ASSERT_TRUE(created);
+  ASSERT_EQ(created->status, 201) << created->body;
+  const std::string sid = Body(created)["id"];
+  const std::string results = "/api/sessions/" + sid + "/tool-results";
+
+  // Unknown client tools are refused before any turn starts.
+  ExpectError(client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
+                            R"({"question": "q", "options": {"client_tools": ["teleport"]}})",
+                            "application/json"),
+              400, "INVALID_ARGUMENT", "teleport");
+  ExpectError(client_->Post(("/api/sessions/" + sid + "/turns").c_str(),
+                            R"({"question": "q", "options": {"client_tools": "select_slice"}})",
+                            "application/json"),
+              400, "INVALID_ARGUMENT", "client_tools");
+
+  llm.Enqueue(llm::testing::OpenAiToolCalls({{"call_sel", "select_slice", R"({"slice_id": 3})"},
+                                             {"call_cap", "capture_view", R"({"view": "frames"})"}},
+                                            "Let me show you."));
+  const std::string answer = "Slice 3 is selected and the frames view was captured.";
+  llm.Enqueue(llm::testing::OpenAiText(answer));
+  llm.Enqueue(llm::testing::OpenAiText(answer));  // if the verifier asks for a correction
+
+  int ask_status = 0;
+  std::string ask_body;
+  std::thread asker([&] {
+    auto c = env_->Client();
+    auto ask = c->Post(("/api/sessions/" + sid + "/turns").c_str(),
+                       json{{"question", "show me slice 3 and the frames"},
+                            {"options", {{"client_tools", {"select_slice", "capture_view"}}}}}
+                           .dump(),
+                       "application/json");
+    if (ask) {
+      ask_status = ask->status;
+      ask_body = ask->body;
+    }
+  });
+  // On a failed assertion below: cancel the waiting turn so the Ask stream ends and the thread
+  // joins.
+  struct JoinAsker {
+    std::thread& thread;
+    std::function<void()> cancel;
+    ~JoinAsker() {
+      if (thread.joinable()) {
+        cancel();
+        thread.join();
+      }
+    }
+  } join_asker{asker, [&] {
+                 env_->Client()->Post(("/api/sessions/" + sid + "/cancel").c_str(), "",
+                                      "application/json");
+               }};
+  // The turn waits for the client: GetSession names both requests.
+  json pending;
+  for (int i = 0; i < 600 && pending.size() < 2; ++i) {
+    auto s = client_->Get(("/api/sessions/" + sid).c_str());
+    if (s && s->status == 200) {
+      const json b = Body(s);
+      if (!b["turns"].empty() && b["turns"][0]["status"] == "waiting_for_client") {
+        pending = b["turns"][0].value("pending_client_tools", json::array());
+        EXPECT_TRUE(b["busy"].get<bool>());
+      }
+    }
+    if (pending.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(pending.size(), 2u) << "the turn never waited for both client tools";
+  std::string select_id, capture_id;
+  for (const json& r : pending) {
+    (r["tool"] == "select_slice" ? select_id : capture_id) = r["request_id"];
+    EXPECT_GT(r["deadline_unix_ms"].get<int64_t>(), 0);
+  }
+  ASSERT_EQ(pending[0]["tool"] == "select_slice" ? pending[0]["arguments"]["slice_id"]
+                                                 : pending[1]["arguments"]["slice_id"],
+            3);
+
+  auto post = [&](const json& body) {
+    return client_->Post(results.c_str(), body.dump(), "application/json");
+  };
+  // Malformed answers never reach the orchestrator; wrong ones get its status and message.
+  ExpectError(post({{"result", {{"selected", true}}}}), 400, "INVALID_ARGUMENT", "request_id");
+  ExpectError(post({{"request_id", select_id}}), 400, "INVALID_ARGUMENT", "exactly one");
+  ExpectError(post({{"request_id", select_id}, {"result", 1}, {"error", "x"}}), 400,
+              "INVALID_ARGUMENT", "exactly one");
+  ExpectError(post({{"request_id", select_id}, {"error", 7}}), 400, "INVALID_ARGUMENT", "error");
+  ExpectError(post({{"request_id", capture_id}, {"image_base64", "***"}}), 400, "INVALID_ARGUMENT",
+              "base64");
+  ExpectError(post({{"request_id", capture_id},
+                    {"image_base64", absl::Base64Escape("<svg/>")},
+                    {"mime_type", "image/svg+xml"}}),
+              400, "INVALID_ARGUMENT", "image/svg+xml");
+  ExpectError(post({{"request_id", "ct-unknown"}, {"result", {{"selected", true}}}}), 404,
+              "NOT_FOUND", "");
+  ExpectError(
+      client_->Post("/api/sessions/nosuchsession/tool-results",
+                    json{{"request_id", select_id}, {"result", true}}.dump(), "application/json"),
+      404, "NOT_FOUND", "");
+  ExpectError(client_->Post(results.c_str(), "{not json", "application/json"), 400,
+              "INVALID_ARGUMENT", "JSON");
+
+  // The first answer: one still pending, not resumed. A second answer to it is a conflict.
+  auto first = post({{"request_id", select_id}, {"result", {{"selected", true}, {"slice_id", 3}}}});
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->status, 200) << first->body;
+  EXPECT_EQ(Body(first)["turn"], 1);
+  EXPECT_EQ(Body(first)["pending"], 1);
+  EXPECT_FALSE(Body(first)["resumed"].get<bool>());
+  ExpectError(post({{"request_id", select_id}, {"result", true}}), 409, "FAILED_PRECONDITION",
+              "already answered");
+  // The last answer, a PNG: the turn resumes and the Ask stream carries on to its end.
+  auto second = post({{"request_id", capture_id},
+                      {"image_base64", absl::Base64Escape(llm::testing::TinyPng())},
+                      {"mime_type", "image/png"}});
+  ASSERT_TRUE(second);
+  ASSERT_EQ(second->status, 200) << second->body;
+  EXPECT_EQ(Body(second)["pending"], 0);
+  EXPECT_TRUE(Body(second)["resumed"].get<bool>());
+  asker.join();
+  ASSERT_EQ(ask_status, 200) << ask_body;
+  const auto events = ParseSse(ask_body);
+  ASSERT_GT(events.size(), 3u);
+  EXPECT_EQ(events.back().event, "end");
+  int requests = 0, client_results = 0;
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    EXPECT_EQ(events[i].id, std::to_string(i + 1)) << "one gapless stream across the pause";
+    const json d = json::parse(events[i].data);
+    if (events[i].event == "client_tool_request") ++requests;
+    if (events[i].event == "tool_result" && d["payload"].value("client", false)) ++client_results;
+  }
+  EXPECT_EQ(requests, 2);
+  EXPECT_EQ(client_results, 2);
+  EXPECT_EQ(events[events.size() - 2].event, "done");
+  // The model read both answers: the selection as the tool's text, the PNG as an image.
+  const auto received = llm.Requests();
+  ASSERT_GE(received.size(), 2u);
+  EXPECT_NE(received[1].body.find(R"(\"slice_id\":3)"), std::string::npos) << received[1].body;
+  EXPECT_NE(received[1].body.find("data:image/png;base64,"), std::string::npos);
+  auto session = client_->Get(("/api/sessions/" + sid).c_str());
+  ASSERT_TRUE(session);
+  EXPECT_EQ(Body(session)["turns"][0]["status"], "done");
+  EXPECT_FALSE(Body(session)["turns"][0].contains("pending_client_tools"));
+  // After the turn: the request is settled.
+  ExpectError(post({{"request_id", capture_id}, {"error", "too late"}}), 409, "FAILED_PRECONDITION",
+              "");
 }
 
 TEST_P(GatewayApiTest, ServesTheWebApp) {

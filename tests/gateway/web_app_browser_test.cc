@@ -141,11 +141,20 @@ class ModelScripts {
                  "ORDER BY s.dur DESC LIMIT 1");
     if (!r.ok() || r->rows.empty()) return "no doFrame slice on the main thread";
     slice_id_ = r->rows[0][0].int_value;
+    // Three model steps: select the slice (the turn pauses until the page answers), then pin a
+    // note on it and capture the CPU chart (two client tools in one step), then the answer.
     llm_->Enqueue(
         OpenAiToolCalls({{"call_select", "select_slice", json{{"slice_id", slice_id_}}.dump()}},
                         "Let me show you the slowest frame."));
-    llm_->Enqueue(
-        OpenAiText(absl::StrCat("The selected slice ", slice_id_, " is the slowest frame.")));
+    llm_->Enqueue(OpenAiToolCalls(
+        {{"call_note", "add_annotation",
+          json{{"slice_id", slice_id_}, {"text", "slowest frame: binder on the main thread"}}
+              .dump()},
+         {"call_capture", "capture_view", json{{"view", "cpu"}}.dump()}}));
+    const std::string answer =
+        absl::StrCat("The selected slice ", slice_id_, " is the slowest frame.");
+    llm_->Enqueue(OpenAiText(answer));
+    llm_->Enqueue(OpenAiText(answer));  // if the verifier asks for a correction
     return "";
   }
 

@@ -202,19 +202,29 @@ try {
   let turn = 3;
   await step('client-tool-round-trip', async () => {
     const config = await (await fetch(base + '/api/config')).json();
-    const supported = await (await fetch(`${base}/api/sessions/none/tool-results`, { method: 'POST', body: '{}' })).json();
-    if (supported.error && supported.error.code === 'UNIMPLEMENTED') {
-      console.log('client tool round trip: waiting for Orchestrator.SubmitToolResult (issue #13)');
-      return;
-    }
     check(config.client_tools.includes('select_slice'), 'select_slice offered');
     await control(`/script/client_tool?trace=${traceId}`);
     await ask('show me the slowest frame');
+    // select_slice: the page highlights the slice and answers; the turn resumes in the same
+    // stream, and the model's next step pins a note on it and captures the CPU chart.
     await page.getByLabel('Selected slice').getByText('Choreographer#doFrame').waitFor({ timeout: 60000 });
+    await page.getByLabel('Annotations').getByText('slowest frame: binder on the main thread').waitFor({ timeout: 60000 });
     await waitTurnDone(turn);
     await answer().getByText('is the slowest frame').waitFor();
+    const session = await (await fetch(`${base}/api/sessions/${sessionIdFromUrl()}`)).json();
+    check(session.turns[turn - 1].status === 'done', `turn ${turn} done: ${session.turns[turn - 1].status}`);
+    const events = await page.evaluate(() => window.__tracewise.stream.events);
+    const mine = events.filter((e) => e.turn === turn);
+    const requested = mine.filter((e) => e.kind === 'client_tool_request').map((e) => e.payload.tool);
+    const answered = mine.filter((e) => e.kind === 'tool_result' && e.payload.client);
+    check(requested.join(',') === 'select_slice,add_annotation,capture_view', `client tools asked: ${requested}`);
+    check(answered.length === 3 && answered.every((e) => e.payload.ok), `client tools answered ok: ${JSON.stringify(answered.map((e) => e.payload))}`);
+    check(mine[mine.length - 1].kind === 'done', 'the turn ended in the same stream');
+    // What the model read: the selection, then the note and the chart as an image.
     const requests = await control('/requests', 'GET');
-    check(requests[requests.length - 1].includes('selected'), 'the tool result reached the model');
+    const afterCapture = requests.find((r) => r.includes('data:image/png;base64,')) || '';
+    check(requests.some((r) => r.includes('\\"selected\\":true')), 'the selection reached the model');
+    check(afterCapture.includes('\\"annotated\\":true'), 'the note and the PNG of the CPU chart reached the model');
     turn += 1;
   });
 

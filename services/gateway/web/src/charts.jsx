@@ -1,12 +1,23 @@
 // Charts drawn with uPlot: frame durations over time (budget line, janky frames red), and bar
 // charts for jank causes, CPU time by thread, main-thread states and startup phases. Each chart
-// registers a PNG capture under its view name for the capture_view client tool.
+// registers a PNG capture (and a summary of its data) under its view name for the capture_view
+// client tool.
 
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
 export const viewCaptures = new Map();
+// view name → () => a JSON summary of the data the chart draws.
+export const viewSummaries = new Map();
+
+function useViewSummary(viewName, summary, deps) {
+  useEffect(() => {
+    if (!viewName || !summary) return undefined;
+    viewSummaries.set(viewName, () => summary);
+    return () => viewSummaries.delete(viewName);
+  }, deps);
+}
 
 function useUPlot(makeOptions, data, deps, viewName) {
   const el = useRef(null);
@@ -44,6 +55,18 @@ export function FramesChart({ frames, budgetNs, traceStart }) {
       })()
     : null;
   const jankCount = data ? data[2].filter((v) => v !== null).length : 0;
+  useViewSummary(
+    'frames',
+    data && {
+      view: 'frames',
+      frames: frames.length,
+      janky_frames: jankCount,
+      frame_budget_ns: budgetNs || null,
+      worst_frame_ns: Math.max(...frames.map((f) => f.dur)),
+      over_budget: budgetNs ? frames.filter((f) => f.dur > budgetNs).length : null,
+    },
+    [frames, budgetNs],
+  );
   const el = useUPlot(
     (width) => ({
       width,
@@ -76,6 +99,11 @@ export function FramesChart({ frames, budgetNs, traceStart }) {
 // Vertical bars with category labels under them.
 export function BarChart({ title, labels, values, unit, view, color = '#5b8def' }) {
   const data = labels && labels.length ? [labels.map((_, i) => i), values] : null;
+  useViewSummary(
+    view,
+    data && { view, title, unit, bars: labels.map((l, i) => ({ label: l, value: values[i] })) },
+    [labels && labels.join('\u0000'), values && values.join(',')],
+  );
   const el = useUPlot(
     (width) => ({
       width,

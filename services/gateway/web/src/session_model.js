@@ -142,10 +142,22 @@ export function foldEvents(events) {
   return Object.values(turns).sort((a, b) => a.index - b.index);
 }
 
-// The client tool request a turn is waiting on: the turn's last event, with the turn not done.
-export function pendingToolRequest(events) {
-  if (!events.length) return null;
-  const last = events[events.length - 1];
-  if (last.kind !== 'client_tool_request') return null;
-  return { ...last.payload, turn: last.turn, seq: last.seq };
+// The client tool requests the session's last turn is waiting on: its client_tool_request events
+// with no tool_result for the same request_id yet (a model step may ask for several at once), and
+// none once the turn is done.
+export function pendingToolRequests(events) {
+  if (!events.length) return [];
+  const turn = events[events.length - 1].turn;
+  const requests = [];
+  const answered = new Set();
+  for (let i = events.length - 1; i >= 0 && events[i].turn === turn; i -= 1) {
+    const e = events[i];
+    const p = e.payload || {};
+    if (e.kind === 'done') return [];
+    if (e.kind === 'tool_result' && p.request_id) answered.add(p.request_id);
+    if (e.kind === 'client_tool_request' && !answered.has(p.request_id)) {
+      requests.unshift({ ...p, turn: e.turn, seq: e.seq });
+    }
+  }
+  return requests;
 }

@@ -98,3 +98,30 @@ export async function skillOutput(traceId, skill, params) {
   const step = run.steps.find((s) => s.step === run.output_step) || run.steps.filter((s) => s.status === 'ok').pop();
   return { outcome: 'ok', envelope: step ? step.envelope : null };
 }
+
+// One slice of the trace by id (any thread), for select_slice / add_annotation on slices the
+// timeline does not draw.
+export async function loadSlice(traceId, id) {
+  const r = await rows(traceId, 'SELECT id, ts, dur, depth, name FROM slice WHERE id = :id', { id }, 1);
+  return r.length ? r[0] : null;
+}
+
+// capture_view's "memory" view, which the page does not draw: the focus app's memory counters
+// (mem.rss*, mem.swap, ... as process counter tracks), each with its samples, min, max and last
+// value in bytes, within a time range when one is given.
+export async function loadMemorySummary(traceId, upid, range) {
+  const within = (alias) => (range ? ` AND ${alias}.ts BETWEEN :start AND :end` : '');
+  const params = range ? { upid, start: range.start_ns, end: range.end_ns } : { upid };
+  return rows(
+    traceId,
+    `SELECT t.name AS counter, COUNT(*) AS samples, MIN(c.value) AS min_bytes,
+            MAX(c.value) AS max_bytes,
+            (SELECT c2.value FROM counter c2 WHERE c2.track_id = t.id${within('c2')}
+             ORDER BY c2.ts DESC LIMIT 1) AS last_bytes
+     FROM process_counter_track t JOIN counter c ON c.track_id = t.id
+     WHERE t.upid = :upid AND t.name GLOB 'mem.*'${within('c')}
+     GROUP BY t.id ORDER BY t.name`,
+    params,
+    100,
+  );
+}

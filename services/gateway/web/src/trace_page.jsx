@@ -5,15 +5,17 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { Overview } from './overview.jsx';
 import { Timeline } from './timeline.jsx';
-import { BarChart, FramesChart, viewCaptures } from './charts.jsx';
+import { BarChart, FramesChart, viewCaptures, viewSummaries } from './charts.jsx';
 import { Chat } from './chat.jsx';
 import { streamFor } from './session_stream.js';
-import { foldEvents, pendingToolRequest } from './session_model.js';
+import { foldEvents, pendingToolRequests } from './session_model.js';
 import { CLIENT_TOOLS, performClientTool } from './client_tools.js';
 import {
   loadCpuByThread,
   loadFrameBudget,
   loadMainThreadStates,
+  loadMemorySummary,
+  loadSlice,
   loadTimeline,
   skillOutput,
 } from './trace_data.js';
@@ -147,28 +149,40 @@ export function TracePage({ traceId, sessionId, navigate }) {
   }, [overview.value]);
   const traceStart = bounds ? bounds.start : 0;
 
+  // What the client tools act on (client_tools.js).
   const ui = {
-    selectSlice: (id) => {
+    selectSlice: async (id) => {
       const s = timelineControl.showSlice ? timelineControl.showSlice(id) : null;
       if (s) {
         setHighlight(id);
         setSelection({ kind: 'slice', slice_id: id, name: s.name, ts: s.ts, dur: s.dur });
+        return { ...s, onTimeline: true };
       }
-      return s;
+      // Not on the drawn threads: select its time span instead.
+      const other = await loadSlice(traceId, id);
+      if (!other) return null;
+      ui.selectRange(other.ts, other.ts + Math.max(1, other.dur));
+      return { ...other, onTimeline: false };
     },
     selectRange: (start, end) => {
+      setHighlight(null);
       setSelection({ kind: 'range', start_ns: start, end_ns: end });
       if (timelineControl.showRange) timelineControl.showRange(start, end);
     },
-    annotate: (args) => {
+    annotate: async (args) => {
       const text = String(args.text || '').trim();
       let start = args.start_ns != null ? Number(args.start_ns) : null;
-      if (args.slice_id != null && timeline.value) {
-        const s = timeline.value.slices.find((x) => x.id === Number(args.slice_id));
-        if (s) start = s.ts;
+      let end = args.end_ns != null ? Number(args.end_ns) : start;
+      if (args.slice_id != null) {
+        const id = Number(args.slice_id);
+        const s = (timeline.value && timeline.value.slices.find((x) => x.id === id)) || (await loadSlice(traceId, id));
+        if (s) {
+          start = s.ts;
+          end = s.ts + s.dur;
+        }
       }
       if (!text || start == null) return null;
-      const note = { start_ns: start, end_ns: args.end_ns != null ? Number(args.end_ns) : start, text };
+      const note = { start_ns: start, end_ns: end, text };
       setAnnotations((a) => a.concat([note]));
       return note;
     },
@@ -177,24 +191,41 @@ export function TracePage({ traceId, sessionId, navigate }) {
       const f = viewCaptures.get(view);
       return f ? f() : null;
     },
+    summarize: async (view, range) => {
+      const f = viewSummaries.get(view);
+      if (f) return f();
+      if (view === 'memory' && focus) {
+        const counters = await loadMemorySummary(traceId, focus.upid, range);
+        return counters.length ? { process: focus.name, counters, range } : null;
+      }
+      return null;
+    },
     views: () => ['timeline', ...viewCaptures.keys()],
   };
 
-  // Answer the client tool request the turn is waiting on, once per request id.
-  const pending = stream ? pendingToolRequest(stream.events) : null;
+  // Answer the client tool requests the turn is waiting on, each once (also across reloads:
+  // the ids answered are kept in sessionStorage).
+  const pending = stream ? pendingToolRequests(stream.events) : [];
+  const pendingKey = pending.map((r) => r.request_id).join(',');
   useEffect(() => {
-    if (!pending || !stream || !timeline.value) return;
+    if (!pending.length || !stream || timeline.loading) return;
     const key = TOOLS_KEY + sessionId;
     const done = JSON.parse(sessionStorage.getItem(key) || '[]');
-    if (done.includes(pending.request_id)) return;
-    sessionStorage.setItem(key, JSON.stringify(done.concat([pending.request_id])));
-    performClientTool(pending, ui).then((body) =>
-      api.submitToolResult(sessionId, body).catch((e) => {
-        stream.error = e;
-        stream.notify();
-      }),
-    );
-  }, [pending && pending.request_id, timeline.value]);
+    const todo = pending.filter((r) => !done.includes(r.request_id));
+    if (!todo.length) return;
+    sessionStorage.setItem(key, JSON.stringify(done.concat(todo.map((r) => r.request_id))));
+    (async () => {
+      for (const request of todo) {
+        const body = await performClientTool(request, ui);
+        try {
+          await api.submitToolResult(sessionId, body);
+        } catch (e) {
+          stream.error = e;
+          stream.notify();
+        }
+      }
+    })();
+  }, [pendingKey, timeline.loading]);
 
   const ask = async (question, options) => {
     let sid = sessionId;
