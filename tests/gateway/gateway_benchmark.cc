@@ -8,6 +8,9 @@
 //   orchestrator streams as fast as it can (target >= 5,000 events/s).
 // - BM_Upload100MB: a 100 MB synthetic scheduling trace uploaded through the gateway to a real
 //   trace-query; reports the gateway's peak RSS (VmHWM, target < 64 MB) and MB/s.
+// - BM_ToolResult: a client tool's answer (a 20 KB PNG, as capture_view sends) posted to
+//   /api/sessions/{id}/tool-results against the same SubmitToolResult straight over gRPC; the
+//   difference of the medians is the gateway's overhead per answer (JSON, base64, HTTP).
 //
 // The orchestrator of the first two is a stub gRPC server in this process that streams
 // generated events with their send time in `unix_ns`.
@@ -21,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "absl/strings/escaping.h"
 #include "tests/gateway/gateway_test_env.h"
 #include "tools/synth/sched_trace_writer.h"
 #include "tracewise/v1/orchestrator.grpc.pb.h"
@@ -58,6 +62,13 @@ class StubOrchestrator final : public pb::Orchestrator::Service {
       e.set_unix_ns(NowNs());
       if (!writer->Write(e)) break;
     }
+    return grpc::Status::OK;
+  }
+  grpc::Status SubmitToolResult(grpc::ServerContext*, const pb::SubmitToolResultRequest* request,
+                                pb::SubmitToolResultResponse* response) override {
+    if (request->request_id().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no id"};
+    response->set_turn(1);
+    response->set_resumed(true);
     return grpc::Status::OK;
   }
 };
@@ -164,6 +175,48 @@ void BM_SseThroughput(benchmark::State& state) {
   state.counters["events_per_s"] = static_cast<double>(events) / seconds;
 }
 BENCHMARK(BM_SseThroughput)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+void BM_ToolResult(benchmark::State& state) {
+  StubStack& s = Stack();
+  std::string png(20'000, '\0');
+  for (size_t i = 0; i < png.size(); ++i) png[i] = static_cast<char>(i * 131 % 251);
+  const std::string body = nlohmann::json{
+      {"request_id", "ct-1"},
+      {"image_base64", absl::Base64Escape(png)},
+      {"mime_type",
+       "image/png"}}.dump();
+  httplib::Client client("127.0.0.1", s.gateway_port);
+  auto stub =
+      pb::Orchestrator::NewStub(grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials()));
+  std::vector<double> through, direct;
+  for (auto _ : state) {
+    for (int i = 0; i < 200; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = client.Post("/api/sessions/s-1/tool-results", body, "application/json");
+      through.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      if (!r || r->status != 200) {
+        state.SkipWithError(r ? r->body.c_str() : "no response");
+        return;
+      }
+      pb::SubmitToolResultRequest request;
+      request.set_session_id("s-1");
+      request.set_request_id("ct-1");
+      request.mutable_image()->set_data(png);
+      request.mutable_image()->set_mime_type("image/png");
+      pb::SubmitToolResultResponse response;
+      grpc::ClientContext ctx;
+      t0 = std::chrono::steady_clock::now();
+      stub->SubmitToolResult(&ctx, request, &response);
+      direct.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+  }
+  state.counters["through_gateway_p50_ms"] = Percentile(through, 0.5);
+  state.counters["direct_grpc_p50_ms"] = Percentile(direct, 0.5);
+  state.counters["gateway_overhead_p50_ms"] = Percentile(through, 0.5) - Percentile(direct, 0.5);
+}
+BENCHMARK(BM_ToolResult)->Iterations(3)->Unit(benchmark::kMillisecond);
 
 int64_t PeakRssBytes(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
