@@ -148,7 +148,8 @@ class ModelScripts {
                         "Let me show you the slowest frame."));
     llm_->Enqueue(OpenAiToolCalls(
         {{"call_note", "add_annotation",
-          json{{"slice_id", slice_id_}, {"text", "slowest frame: binder on the main thread"}}
+          json{{"slice_id", slice_id_},
+               {"text", "slowest frame: binder <img src=z onerror=alert(3)> on the main thread"}}
               .dump()},
          {"call_capture", "capture_view", json{{"view", "cpu"}}.dump()}}));
     const std::string answer =

@@ -208,7 +208,10 @@ try {
     // select_slice: the page highlights the slice and answers; the turn resumes in the same
     // stream, and the model's next step pins a note on it and captures the CPU chart.
     await page.getByLabel('Selected slice').getByText('Choreographer#doFrame').waitFor({ timeout: 60000 });
-    await page.getByLabel('Annotations').getByText('slowest frame: binder on the main thread').waitFor({ timeout: 60000 });
+    // The model's note (with markup in it) is pinned as text.
+    const note = page.getByLabel('Annotations').getByText('slowest frame: binder <img src=z onerror=alert(3)> on the main thread');
+    await note.waitFor({ timeout: 60000 });
+    check((await page.locator('ul.annotations img').count()) === 0, 'the note is inert text');
     await waitTurnDone(turn);
     await answer().getByText('is the slowest frame').waitFor();
     const session = await (await fetch(`${base}/api/sessions/${sessionIdFromUrl()}`)).json();
