@@ -151,6 +151,9 @@ struct FtraceRawData {
   uint32_t common_flags;
   StringId name;
   std::vector<Arg> args;
+  // false: only for the trackers that read ftrace fields, not a row of ftrace_event (ftrace
+  // text lines: trace_processor keeps only their sched_switch events there).
+  bool in_table = true;
 };
 
 struct ProcessTreeData {

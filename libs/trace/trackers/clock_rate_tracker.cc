@@ -37,7 +37,8 @@ void ClockRateTracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
   const bool rate = raw.name == set_rate_;
   const uint32_t track = ctx_->tracks.InternGlobalCounterTrack(
       s->Intern(*clock + (rate ? " Frequency" : " State")),
-      rate ? "clock_frequency" : "clock_state");
+      rate ? "clock_frequency" : "clock_state", kNullStringId,
+      {ctx_->tracks.DimString("linux_device", s->Intern(*clock))});
   s->counter.Insert({.ts = ts, .track_id = track, .value = *state});
 }
 

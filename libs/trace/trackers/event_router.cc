@@ -50,7 +50,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
     case EventType::kGlobalInstant: {
       const GlobalInstantData& d = e.As<GlobalInstantData>();
-      const uint32_t track = ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type);
+      const uint32_t track = ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type, false);
       ctx_->slices.Scoped(e.ts, track, kNullStringId, d.name, 0, d.args);
       storage_->ExtendBounds(e.ts);
       break;
@@ -93,8 +93,6 @@ void EventRouter::OnSchedSwitch(const Event& e) {
     ctx_->sched.PushCompactSchedSwitch(e.ts, e.cpu, s.prev_state, s.next_pid, s.next_comm,
                                        s.next_prio);
   } else {
-    // The running thread is looked up first, as for every plain ftrace event.
-    if (e.pid >= 0) ctx_->processes.GetOrCreateThread(e.pid);
     ctx_->sched.PushSchedSwitch(e.ts, e.cpu, s.prev_pid, s.prev_comm, s.prev_prio, s.prev_state,
                                 s.next_pid, s.next_comm, s.next_prio);
   }
@@ -103,15 +101,14 @@ void EventRouter::OnSchedSwitch(const Event& e) {
 void EventRouter::OnSchedWaking(const Event& e) {
   const SchedWakingData& w = e.sched_waking;
   storage_->ExtendBounds(e.ts);
-  if (w.subtype == 0) seen_sched_waking_ = true;
-  // sched_wakeup duplicates sched_waking when both are recorded; trust waking then.
-  if (w.subtype != 0 && seen_sched_waking_) return;
-  const std::optional<uint32_t> flags =
-      w.has_common_flags ? std::optional<uint32_t>(w.common_flags) : std::nullopt;
+  // Only sched_waking moves a thread to runnable in thread_state, as in trace_processor:
+  // sched_wakeup(_new) are kept in ftrace_event only.
+  if (w.subtype != 0) return;
   if (e.compact) {
-    ctx_->sched.PushWaking(e.ts, e.cpu, w.pid, w.comm, std::nullopt, flags);
+    ctx_->sched.PushCompactWaking(e.ts, e.cpu, w.pid, w.comm, w.target_cpu, w.prio,
+                                  w.has_common_flags ? w.common_flags : 0);
   } else {
-    ctx_->sched.PushWaking(e.ts, e.cpu, w.pid, w.comm, e.pid, flags);
+    ctx_->sched.PushWaking(e.ts, w.pid, w.comm, e.pid);
   }
 }
 
@@ -250,7 +247,9 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
       }
       const uint32_t upid = p.GetOrCreateProcess(a.tgid);
       const std::optional<uint32_t> utid = p.GetThreadOrNull(a.tid);
-      const uint32_t track = tracks.InternProcessCounterTrack(upid, a.name, "atrace_counter");
+      const uint32_t track = tracks.InternProcessCounterTrack(upid, a.name, "atrace_counter",
+                                                              kNullStringId,
+                                                              {tracks.DimString("name", a.name)});
       const uint32_t row =
           storage_->counter.Insert({.ts = ts, .track_id = track, .value = a.value});
       if (utid) {
@@ -297,12 +296,15 @@ void EventRouter::WriteCpuCounterFtraceRow(const Event& e, bool freq) {
 void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   const uint32_t utid = ctx_->processes.GetOrCreateThread(raw.pid);
   ctx_->sched.Cpu(raw.cpu);
-  storage_->ftrace_event.Insert({.ts = ts,
-                                 .name = raw.name,
-                                 .utid = utid,
-                                 .arg_set_id = ctx_->args.AddArgSet(raw.args),
-                                 .common_flags = raw.common_flags,
-                                 .ucpu = raw.cpu});
+  if (raw.in_table) {
+    // trace_processor leaves common_flags at 0 for every event it stores generically.
+    storage_->ftrace_event.Insert({.ts = ts,
+                                   .name = raw.name,
+                                   .utid = utid,
+                                   .arg_set_id = ctx_->args.AddArgSet(raw.args),
+                                   .common_flags = 0,
+                                   .ucpu = raw.cpu});
+  }
   storage_->ExtendBounds(ts);
   binder_.OnFtraceEvent(ts, raw);
   clock_rates_.OnFtraceEvent(ts, raw);
@@ -385,20 +387,20 @@ void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
   uint32_t track = 0;
   switch (c.scope) {
     case CounterData::Scope::kGlobal:
-      track = tracks.InternGlobalCounterTrack(c.name, type, c.unit);
+      track = tracks.InternGlobalCounterTrack(c.name, type, c.unit, c.dimension_args);
       break;
     case CounterData::Scope::kCpu:
       ctx_->sched.Cpu(static_cast<uint32_t>(c.scope_id));
       track = tracks.InternCpuCounterTrack(static_cast<uint32_t>(c.scope_id), c.name, type,
-                                             c.unit);
+                                             c.unit, c.dimension_args);
       break;
     case CounterData::Scope::kProcess:
       track = tracks.InternProcessCounterTrack(ctx_->processes.GetOrCreateProcess(c.scope_id),
-                                               c.name, type, c.unit);
+                                               c.name, type, c.unit, c.dimension_args);
       break;
     case CounterData::Scope::kThread:
       track = tracks.InternThreadCounterTrack(ctx_->processes.GetOrCreateThread(c.scope_id),
-                                              c.name, type);
+                                              c.name, type, c.unit, c.dimension_args);
       break;
     case CounterData::Scope::kTrack:
       ctx_->track_events->OnTrackCounter(ts, static_cast<uint64_t>(c.scope_id), c.value);

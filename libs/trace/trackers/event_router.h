@@ -55,7 +55,6 @@ class EventRouter {
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
-  bool seen_sched_waking_ = false;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;
   // Interned on the first inline cpu_frequency / cpu_idle ftrace_event row.

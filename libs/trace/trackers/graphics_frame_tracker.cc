@@ -34,7 +34,8 @@ GraphicsFrameTracker::GraphicsFrameTracker(TraceContext* ctx) : ctx_(ctx) {
 }
 
 uint32_t GraphicsFrameTracker::Track(const std::string& name) {
-  return ctx_->tracks.InternGlobalTrack(ctx_->storage->Intern(name), "graphics_frame_event");
+  return ctx_->tracks.InternGlobalTrack(ctx_->storage->Intern(name), "graphics_frame_event",
+                                     /*name_is_dimension=*/true);
 }
 
 void GraphicsFrameTracker::OnEvent(int64_t ts, const GraphicsFrameEventData& e) {

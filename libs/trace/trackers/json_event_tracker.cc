@@ -185,13 +185,9 @@ void JsonEventTracker::Async(int64_t ts, const JsonEventData& e) {
 void JsonEventTracker::Counters(int64_t ts, const JsonEventData& e, uint32_t utid) {
   if (e.counter_args_missing) return ParserFailure();
   TraceStorage* storage = ctx_->storage;
-  // Every sample names the thread that wrote it, as trace_processor's JSON counters do.
-  const std::optional<uint32_t> args =
-      ctx_->args.AddArgSet({ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
   for (const auto& [counter_name, value] : e.counters) {
     const uint32_t row = storage->counter.Insert(
         {.ts = ts, .track_id = 0, .value = value});  // track set in Finish()
-    if (args) storage->counter.arg_set_id.Set(row, *args);
     pending_counters_.push_back({row, utid, counter_name});
     storage->ExtendBounds(ts);
   }
@@ -332,9 +328,13 @@ void JsonEventTracker::Finish() {
   for (const PendingCounter& c : pending_counters_) {
     const std::optional<uint32_t> upid = storage->thread.upid.Get(c.utid);
     const uint32_t track =
-        upid ? ctx_->tracks.InternProcessCounterTrack(*upid, c.name, "json_counter")
+        upid ? ctx_->tracks.InternProcessCounterTrack(*upid, c.name, "json_counter",
+                                                      kNullStringId,
+                                                      {ctx_->tracks.DimString("name", c.name)})
              : ctx_->tracks.InternThreadCounterTrack(c.utid, c.name,
-                                                     "json_counter_thread_fallback");
+                                                     "json_counter_thread_fallback",
+                                                     kNullStringId,
+                                                     {ctx_->tracks.DimString("name", c.name)});
     storage->counter.track_id.Set(c.row, track);
   }
   pending_counters_.clear();

@@ -2,11 +2,38 @@
 
 namespace tw {
 
-SchedTracker::SchedTracker(TraceStorage* storage, ProcessTracker* processes)
+SchedTracker::SchedTracker(TraceStorage* storage, ProcessTracker* processes,
+                           ArgsTracker* args)
     : storage_(storage),
       processes_(processes),
+      args_(args),
       running_(storage->Intern("Running")),
-      runnable_(storage->Intern("R")) {}
+      runnable_(storage->Intern("R")),
+      sched_switch_(storage->Intern("sched_switch")),
+      sched_waking_(storage->Intern("sched_waking")) {
+  const char* const kSwitch[] = {"prev_comm", "prev_pid",  "prev_prio", "prev_state",
+                                 "next_comm", "next_pid", "next_prio"};
+  for (int i = 0; i < 7; ++i) switch_keys_[i] = storage->Intern(kSwitch[i]);
+  const char* const kWaking[] = {"comm", "pid", "prio", "target_cpu"};
+  for (int i = 0; i < 4; ++i) waking_keys_[i] = storage->Intern(kWaking[i]);
+}
+
+void SchedTracker::AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, int64_t prev_pid,
+                                StringId prev_comm, int32_t prev_prio, int64_t prev_state,
+                                int64_t next_pid, StringId next_comm, int32_t next_prio) {
+  auto arg = [&](int i, ArgValue v) { return Arg{switch_keys_[i], switch_keys_[i], v}; };
+  const std::vector<Arg> args = {
+      arg(0, ArgValue::String(prev_comm)), arg(1, ArgValue::Int(prev_pid)),
+      arg(2, ArgValue::Int(prev_prio)),    arg(3, ArgValue::Int(prev_state)),
+      arg(4, ArgValue::String(next_comm)), arg(5, ArgValue::Int(next_pid)),
+      arg(6, ArgValue::Int(next_prio))};
+  storage_->ftrace_event.Insert({.ts = ts,
+                                 .name = sched_switch_,
+                                 .utid = prev_utid,
+                                 .arg_set_id = args_->AddArgSet(args),
+                                 .common_flags = 0,
+                                 .ucpu = Cpu(cpu)});
+}
 
 uint32_t SchedTracker::Cpu(uint32_t cpu) {
   CpuTable& cpus = storage_->cpu;
@@ -43,12 +70,13 @@ void SchedTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid,
   }
   const uint32_t prev_utid = processes_->GetOrCreateThread(prev_pid);
   processes_->UpdateThreadName(prev_utid, prev_comm, ThreadNamePriority::kFtrace);
+  AddRawSwitch(ts, cpu, prev_utid, prev_pid, prev_comm, prev_prio, prev_state, next_pid,
+               next_comm, next_prio);
   pending.slice_row = sched.Insert(
       {.ts = ts, .dur = -1, .utid = next_utid, .priority = next_prio, .ucpu = Cpu(cpu)});
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
-  (void)prev_prio;
   SwitchThreadStates(ts, cpu, prev_utid, state, next_utid);
 }
 
@@ -73,6 +101,10 @@ void SchedTracker::PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev
     sched.end_state.Set(pending.slice_row, state);
   }
   const uint32_t prev_utid = pending.last_utid;
+  // The previous thread's fields are inferred; its name is looked up afresh (a task_rename
+  // may have changed it while it ran).
+  AddRawSwitch(ts, cpu, prev_utid, pending.last_pid, storage_->thread.name[prev_utid],
+               pending.last_prio, prev_state, next_pid, next_comm, next_prio);
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
@@ -81,21 +113,38 @@ void SchedTracker::PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev
   SwitchThreadStates(ts, cpu, prev_utid, state, next_utid);
 }
 
-void SchedTracker::PushWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid, StringId comm,
-                              std::optional<int64_t> waker_pid,
-                              std::optional<uint32_t> common_flags) {
-  uint32_t waker_utid;
-  if (waker_pid) {
-    waker_utid = processes_->GetOrCreateThread(*waker_pid);
-  } else {
-    if (cpu >= pending_.size() || pending_[cpu].last_utid == UINT32_MAX) {
-      storage_->IncrementStat("compact_sched_waking_skipped");
-      return;
-    }
-    waker_utid = pending_[cpu].last_utid;
-  }
+void SchedTracker::PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int64_t waker_pid) {
   const uint32_t utid = processes_->GetOrCreateThread(wakee_pid);
-  if (waker_pid) processes_->UpdateThreadName(utid, comm, ThreadNamePriority::kFtrace);
+  processes_->UpdateThreadName(utid, comm, ThreadNamePriority::kFtrace);
+  const uint32_t waker_utid = processes_->GetOrCreateThread(waker_pid);
+  // Plain events' common_flags are not read: irq_context stays unknown.
+  PushWakingState(ts, utid, waker_utid, std::nullopt);
+}
+
+void SchedTracker::PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid,
+                                     StringId comm, int32_t target_cpu, int32_t prio,
+                                     uint32_t common_flags) {
+  // The waker is whoever runs on the cpu; without a switch seen there yet it is unknown.
+  if (cpu >= pending_.size() || pending_[cpu].last_utid == UINT32_MAX) {
+    storage_->IncrementStat("compact_sched_waking_skipped");
+    return;
+  }
+  const uint32_t waker_utid = pending_[cpu].last_utid;
+  auto arg = [&](int i, ArgValue v) { return Arg{waking_keys_[i], waking_keys_[i], v}; };
+  const std::vector<Arg> args = {arg(0, ArgValue::String(comm)), arg(1, ArgValue::Int(wakee_pid)),
+                                 arg(2, ArgValue::Int(prio)), arg(3, ArgValue::Int(target_cpu))};
+  storage_->ftrace_event.Insert({.ts = ts,
+                                 .name = sched_waking_,
+                                 .utid = waker_utid,
+                                 .arg_set_id = args_->AddArgSet(args),
+                                 .common_flags = common_flags,
+                                 .ucpu = Cpu(cpu)});
+  const uint32_t utid = processes_->GetOrCreateThread(wakee_pid);
+  PushWakingState(ts, utid, waker_utid, common_flags);
+}
+
+void SchedTracker::PushWakingState(int64_t ts, uint32_t utid, uint32_t waker_utid,
+                                   std::optional<uint32_t> common_flags) {
   if (utid >= thread_rows_.size() || thread_rows_[utid].last_row == UINT32_MAX) {
     AddOpenState(ts, utid, runnable_, std::nullopt, waker_utid, common_flags);
     return;

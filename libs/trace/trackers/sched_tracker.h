@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/storage/trace_storage.h"
+#include "libs/trace/trackers/args_tracker.h"
 #include "libs/trace/trackers/process_tracker.h"
 #include "libs/trace/events/task_state.h"
 
@@ -17,7 +18,7 @@ namespace tw {
 
 class SchedTracker {
  public:
-  SchedTracker(TraceStorage* storage, ProcessTracker* processes);
+  SchedTracker(TraceStorage* storage, ProcessTracker* processes, ArgsTracker* args);
 
   void set_kernel_version(std::optional<KernelVersion> v) { kernel_version_ = v; }
 
@@ -28,9 +29,13 @@ class SchedTracker {
   // switched in on that cpu (the first switch per cpu is therefore skipped).
   void PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_state, int64_t next_pid,
                               StringId next_comm, int32_t next_prio);
-  // `waker_pid` nullopt: compact waking, the waker is the thread running on `cpu`.
-  void PushWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid, StringId comm,
-                  std::optional<int64_t> waker_pid, std::optional<uint32_t> common_flags);
+  // A plain sched_waking: `waker_pid` woke `wakee_pid` (its ftrace_event row is the
+  // importer's, as for any ftrace event).
+  void PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int64_t waker_pid);
+  // A compact sched_waking: the waker is the thread running on `cpu`; it also gets its
+  // ftrace_event row here, since only this tracker knows that thread.
+  void PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid, StringId comm,
+                         int32_t target_cpu, int32_t prio, uint32_t common_flags);
   void PushNewTask(int64_t ts, uint32_t new_utid, uint32_t waker_utid);
   void PushBlockedReason(int64_t pid, std::optional<bool> io_wait, StringId function);
 
@@ -50,6 +55,13 @@ class SchedTracker {
   };
 
   StringId StateString(int64_t raw_state);
+  // sched_switch and compact sched_waking rows of ftrace_event, with their fields as args in
+  // the proto's field order (trace_processor writes these itself, not the generic path).
+  void AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, int64_t prev_pid,
+                    StringId prev_comm, int32_t prev_prio, int64_t prev_state, int64_t next_pid,
+                    StringId next_comm, int32_t next_prio);
+  void PushWakingState(int64_t ts, uint32_t utid, uint32_t waker_utid,
+                       std::optional<uint32_t> common_flags);
   void SwitchThreadStates(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
                           uint32_t next_utid);
   void ClosePending(int64_t ts, uint32_t utid, bool data_loss);
@@ -60,12 +72,17 @@ class SchedTracker {
 
   TraceStorage* storage_;
   ProcessTracker* processes_;
+  ArgsTracker* args_;
   std::optional<KernelVersion> kernel_version_;
   std::vector<PendingSched> pending_;  // by cpu
   std::vector<ThreadRows> thread_rows_;  // by utid
   absl::flat_hash_map<int64_t, StringId> state_strings_;
   StringId running_;
   StringId runnable_;
+  StringId sched_switch_;
+  StringId sched_waking_;
+  StringId switch_keys_[7];  // prev_comm, prev_pid, prev_prio, prev_state, next_comm, ...
+  StringId waking_keys_[4];  // comm, pid, prio, target_cpu
 };
 
 }  // namespace tw

@@ -36,7 +36,7 @@ void SuspendResumeTracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
   }
   if (!start) return;
   if (raw.name == minimal_event_) {
-    const uint32_t track = ctx_->tracks.InternGlobalTrack(minimal_track_, "suspend_resume_minimal");
+    const uint32_t track = ctx_->tracks.InternGlobalTrack(minimal_track_, "suspend_resume_minimal", false);
     if (*start) {
       ctx_->slices.Begin(ts, track, kNullStringId, suspended_, {});
     } else {

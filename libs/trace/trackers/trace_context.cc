@@ -11,7 +11,7 @@ TraceContext::TraceContext(TraceStorage* s)
       processes(s),
       tracks(s, &args),
       slices(s, &args),
-      sched(s, &processes),
+      sched(s, &processes, &args),
       syscalls(s, &tracks, &slices),
       irqs(s, &tracks, &slices),
       track_events(std::make_unique<TrackEventTracker>(this)),

@@ -2,90 +2,104 @@
 
 namespace tw {
 namespace {
-enum Kind { kThreadSlice, kProcessSlice, kGlobalSlice, kCpuSlice, kGlobalCounter, kCpuCounter,
-            kProcessCounter, kThreadCounter };
+constexpr int kProcessSlice = 1;
 }
 
 TrackTracker::TrackTracker(TraceStorage* storage, ArgsTracker* args)
-    : storage_(storage), args_(args) {}
+    : storage_(storage),
+      args_(args),
+      utid_key_(storage->Intern("utid")),
+      upid_key_(storage->Intern("upid")),
+      cpu_key_(storage->Intern("cpu")),
+      name_key_(storage->Intern("name")) {}
 
-uint32_t TrackTracker::Intern(const Key& key, StringId name, std::string_view type,
-                              std::string_view event_type, std::optional<uint32_t> utid,
-                              std::optional<uint32_t> upid, std::optional<uint32_t> cpu,
-                              StringId unit) {
+Arg TrackTracker::Dim(std::string_view key, int64_t value) {
+  return args_->MakeArg(key, ArgValue::Int(value));
+}
+
+Arg TrackTracker::DimString(std::string_view key, StringId value) {
+  return args_->MakeArg(key, ArgValue::String(value));
+}
+
+uint32_t TrackTracker::InternTrack(std::string_view type, std::string_view event_type,
+                                   StringId name, const std::vector<Arg>& dims, StringId unit) {
+  const StringId type_id = storage_->Intern(type);
+  std::string key;
+  key.reserve(8 + dims.size() * 24);
+  auto put = [&key](uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+  put(type_id);
+  for (const Arg& d : dims) {
+    put(d.key);
+    put(static_cast<uint64_t>(d.value.type));
+    put(static_cast<uint64_t>(d.value.int_value));
+    put(d.value.string_value);
+  }
   auto it = tracks_.find(key);
   if (it != tracks_.end()) return it->second;
   TrackTable& t = storage_->track;
-  const uint32_t id = t.Insert(
-      {.name = name, .type = storage_->Intern(type), .event_type = storage_->Intern(event_type)});
-  std::vector<Arg> dims;
-  if (cpu) {
-    t.cpu.Set(id, *cpu);
-    dims.push_back(args_->MakeArg("cpu", ArgValue::Int(*cpu)));
-  }
-  if (upid) {
-    t.upid.Set(id, *upid);
-    dims.push_back(args_->MakeArg("upid", ArgValue::Int(*upid)));
-  }
-  if (utid) {
-    t.utid.Set(id, *utid);
-    dims.push_back(args_->MakeArg("utid", ArgValue::Int(*utid)));
+  const uint32_t id =
+      t.Insert({.name = name, .type = type_id, .event_type = storage_->Intern(event_type)});
+  for (const Arg& d : dims) {
+    if (d.value.type != ArgValue::Type::kInt) continue;
+    const uint32_t v = static_cast<uint32_t>(d.value.int_value);
+    if (d.key == utid_key_) t.utid.Set(id, v);
+    if (d.key == upid_key_) t.upid.Set(id, v);
+    if (d.key == cpu_key_) t.cpu.Set(id, v);
   }
   if (auto set = args_->AddArgSet(dims)) t.dimension_arg_set_id.Set(id, *set);
   if (unit != kNullStringId) t.counter_unit.Set(id, unit);
-  tracks_.emplace(key, id);
+  tracks_.emplace(std::move(key), id);
   return id;
 }
 
 uint32_t TrackTracker::InternThreadTrack(uint32_t utid) {
-  return Intern({kThreadSlice, utid, kNullStringId, kNullStringId}, kNullStringId, "thread",
-                "slice", utid, std::nullopt, std::nullopt, kNullStringId);
+  return InternTrack("thread_execution", "slice", kNullStringId, {Dim("utid", utid)});
 }
 
 uint32_t TrackTracker::InternProcessTrack(uint32_t upid, StringId name, std::string_view type) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kProcessSlice, upid, name, type_id}, name, type, "slice", std::nullopt, upid,
-                std::nullopt, kNullStringId);
+  return InternTrack(type, "slice", name, {Dim("upid", upid), DimString("name", name)});
 }
 
-uint32_t TrackTracker::InternGlobalTrack(StringId name, std::string_view type) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kGlobalSlice, 0, name, type_id}, name, type, "slice", std::nullopt,
-                std::nullopt, std::nullopt, kNullStringId);
+uint32_t TrackTracker::InternGlobalTrack(StringId name, std::string_view type,
+                                         bool name_is_dimension) {
+  if (name_is_dimension) return InternTrack(type, "slice", name, {DimString("name", name)});
+  return InternTrack(type, "slice", name, {});
 }
 
 uint32_t TrackTracker::InternCpuTrack(uint32_t cpu, StringId name, std::string_view type) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kCpuSlice, cpu, name, type_id}, name, type, "slice", std::nullopt,
-                std::nullopt, cpu, kNullStringId);
+  return InternTrack(type, "slice", name, {Dim("cpu", cpu)});
 }
 
+namespace {
+std::vector<Arg> Concat(Arg first, const std::vector<Arg>& extra) {
+  std::vector<Arg> dims;
+  dims.reserve(extra.size() + 1);
+  dims.push_back(first);
+  dims.insert(dims.end(), extra.begin(), extra.end());
+  return dims;
+}
+}  // namespace
+
 uint32_t TrackTracker::InternGlobalCounterTrack(StringId name, std::string_view type,
-                                                StringId unit) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kGlobalCounter, 0, name, type_id}, name, type, "counter", std::nullopt,
-                std::nullopt, std::nullopt, unit);
+                                                StringId unit, const std::vector<Arg>& extra) {
+  return InternTrack(type, "counter", name, extra, unit);
 }
 
 uint32_t TrackTracker::InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type,
-                                             StringId unit) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kCpuCounter, cpu, name, type_id}, name, type, "counter", std::nullopt,
-                std::nullopt, cpu, unit);
+                                             StringId unit, const std::vector<Arg>& extra) {
+  return InternTrack(type, "counter", name, Concat(Dim("cpu", cpu), extra), unit);
 }
 
 uint32_t TrackTracker::InternProcessCounterTrack(uint32_t upid, StringId name,
-                                                 std::string_view type, StringId unit) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kProcessCounter, upid, name, type_id}, name, type, "counter", std::nullopt,
-                upid, std::nullopt, unit);
+                                                 std::string_view type, StringId unit,
+                                                 const std::vector<Arg>& extra) {
+  return InternTrack(type, "counter", name, Concat(Dim("upid", upid), extra), unit);
 }
 
 uint32_t TrackTracker::InternThreadCounterTrack(uint32_t utid, StringId name,
-                                                std::string_view type) {
-  const StringId type_id = storage_->Intern(type);
-  return Intern({kThreadCounter, utid, name, type_id}, name, type, "counter", utid,
-                std::nullopt, std::nullopt, kNullStringId);
+                                                std::string_view type, StringId unit,
+                                                const std::vector<Arg>& extra) {
+  return InternTrack(type, "counter", name, Concat(Dim("utid", utid), extra), unit);
 }
 
 std::vector<TrackTracker::AsyncSlot>& TrackTracker::AsyncSet(uint32_t upid, StringId name,
@@ -96,8 +110,7 @@ std::vector<TrackTracker::AsyncSlot>& TrackTracker::AsyncSet(uint32_t upid, Stri
 uint32_t TrackTracker::NewAsyncTrack(uint32_t upid, StringId name, std::string_view type) {
   const uint32_t track = CreateTrack(name, type, "slice");
   storage_->track.upid.Set(track, upid);
-  if (auto dims = args_->AddArgSet({args_->MakeArg("upid", ArgValue::Int(upid)),
-                                    args_->MakeArg("name", ArgValue::String(name))})) {
+  if (auto dims = args_->AddArgSet({Dim("upid", upid), DimString("name", name)})) {
     storage_->track.dimension_arg_set_id.Set(track, *dims);
   }
   return track;

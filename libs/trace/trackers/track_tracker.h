@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/storage/trace_storage.h"
@@ -19,19 +21,38 @@ class TrackTracker {
  public:
   TrackTracker(TraceStorage* storage, ArgsTracker* args);
 
+  // The track of type `type` with dimensions `dims` (trace_processor's blueprints: a track is
+  // identified by its type and its dimension values, stored in blueprint order as the
+  // dimension_arg_set_id args; "utid" / "upid" / "cpu" also fill the typed views' columns).
+  // Created on first use with `name` and `unit`.
+  uint32_t InternTrack(std::string_view type, std::string_view event_type, StringId name,
+                       const std::vector<Arg>& dims, StringId unit = kNullStringId);
+  // Dimension args with interned keys.
+  Arg Dim(std::string_view key, int64_t value);
+  Arg DimString(std::string_view key, StringId value);
+
+  // thread_execution: the slice track of a thread (dimension utid).
   uint32_t InternThreadTrack(uint32_t utid);
-  // A slice track of a process keyed by name (atrace async slices, named process tracks).
+  // A slice track of a process keyed by name (dimensions upid, name).
   uint32_t InternProcessTrack(uint32_t upid, StringId name, std::string_view type);
-  uint32_t InternGlobalTrack(StringId name, std::string_view type);
+  // A global slice track; `name_is_dimension` when the name tells tracks of the type apart.
+  uint32_t InternGlobalTrack(StringId name, std::string_view type, bool name_is_dimension);
+  // A slice track per cpu (dimension cpu).
   uint32_t InternCpuTrack(uint32_t cpu, StringId name, std::string_view type);
 
+  // Counter tracks: the scope's dimension first (cpu / upid / utid), then `extra`.
   uint32_t InternGlobalCounterTrack(StringId name, std::string_view type,
-                                    StringId unit = kNullStringId);
+                                    StringId unit = kNullStringId,
+                                    const std::vector<Arg>& extra = {});
   uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, std::string_view type,
-                                 StringId unit = kNullStringId);
+                                 StringId unit = kNullStringId,
+                                 const std::vector<Arg>& extra = {});
   uint32_t InternProcessCounterTrack(uint32_t upid, StringId name, std::string_view type,
-                                     StringId unit = kNullStringId);
-  uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, std::string_view type);
+                                     StringId unit = kNullStringId,
+                                     const std::vector<Arg>& extra = {});
+  uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, std::string_view type,
+                                    StringId unit = kNullStringId,
+                                    const std::vector<Arg>& extra = {});
 
   // Async slices keyed by (process, name) and a cookie: every cookie open at the same time gets
   // its own track of the set (all named `name`), so overlapping async slices never nest. A begin
@@ -47,9 +68,6 @@ class TrackTracker {
 
  private:
   using Key = std::tuple<int, int64_t, StringId, StringId>;  // kind, id, name, type
-  uint32_t Intern(const Key& key, StringId name, std::string_view type,
-                  std::string_view event_type, std::optional<uint32_t> utid,
-                  std::optional<uint32_t> upid, std::optional<uint32_t> cpu, StringId unit);
 
   struct AsyncSlot {
     uint32_t track;
@@ -60,8 +78,9 @@ class TrackTracker {
 
   TraceStorage* storage_;
   ArgsTracker* args_;
-  absl::flat_hash_map<Key, uint32_t> tracks_;
+  absl::flat_hash_map<std::string, uint32_t> tracks_;  // type + dimension values → track
   absl::flat_hash_map<Key, std::vector<AsyncSlot>> async_sets_;
+  StringId utid_key_, upid_key_, cpu_key_, name_key_;
 };
 
 }  // namespace tw

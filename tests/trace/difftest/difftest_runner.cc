@@ -4,7 +4,12 @@
 // measure, and --min-pass-rate turns it into a gate.
 //
 // Usage: tw_difftest [DIR] [--suites=A,B] [--filter=SUBSTR] [--verbose] [--json=PATH]
-//                    [--min-pass-rate=0.xx] [--skip-exit-code=N]
+//                    [--min-pass-rate=0.xx] [--skip-exit-code=N] [--oracle]
+//
+// --oracle runs ../shared/oracle instead: trace_processor's answers to a battery of queries on
+// the real traces of ../shared/traces (oracle/<trace file>/<NN-name>.sql + .csv). Each answer
+// is a test named "<trace file>/<NN-name>" in suite "<NN-name>", compared like a diff test;
+// each trace is loaded once.
 //
 // Everything runs in one process, one test after another: a crash in the engine stops the run
 // (the lead fixes crashes rather than hiding them), so FAIL lines are flushed as they happen and
@@ -50,7 +55,11 @@ struct Options {
   std::string json_path;
   double min_pass_rate = 0.0;
   int skip_exit_code = 0;  // exit code when the difftests directory is missing
+  bool oracle = false;     // DIR is ../shared/oracle (queries on ../shared/traces)
+  bool show = false;       // print the whole actual output of failing tests
 };
+
+bool g_show_actual = false;
 
 struct Outcome {
   std::string name;  // "<Suite>__<test>"
@@ -64,8 +73,9 @@ void PrintUsage() {
   std::fprintf(stderr,
                "usage: tw_difftest [DIR] [--suites=A,B] [--filter=SUBSTR] [--verbose]\n"
                "                   [--json=PATH] [--min-pass-rate=0.xx] [--skip-exit-code=N]\n"
-               "DIR defaults to %s/difftests\n",
-               TW_SHARED_DIR);
+               "                   [--oracle] [--show]\n"
+               "DIR defaults to %s/difftests (with --oracle: %s/oracle)\n",
+               TW_SHARED_DIR, TW_SHARED_DIR);
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
@@ -80,6 +90,11 @@ std::optional<Options> ParseArgs(int argc, char** argv) {
     auto value = [&](std::string_view flag) { return std::string(a.substr(flag.size())); };
     if (a == "--verbose" || a == "-v") {
       o.verbose = true;
+    } else if (a == "--oracle") {
+      o.oracle = true;
+    } else if (a == "--show") {
+      o.show = true;
+      g_show_actual = true;
     } else if (StartsWith(a, "--filter=")) {
       o.filter = value("--filter=");
     } else if (StartsWith(a, "--suites=")) {
@@ -108,6 +123,7 @@ std::optional<Options> ParseArgs(int argc, char** argv) {
       return std::nullopt;
     }
   }
+  if (o.oracle && !have_dir) o.dir = TW_SHARED_DIR "/oracle";
   return o;
 }
 
@@ -143,6 +159,20 @@ std::optional<fs::path> FindTrace(const fs::path& test_dir) {
 
 std::string FirstLine(std::string_view s) { return std::string(s.substr(0, s.find('\n'))); }
 
+// Runs `sql` on the trace; "" when its CSV equals `expected`, else why not.
+std::string QueryAndCompare(LoadedTrace& trace, const std::string& sql,
+                            const std::string& expected) {
+  QueryOptions qopts;
+  qopts.timeout = kQueryTimeout;
+  auto result = trace.Query(sql, qopts);
+  if (!result.ok()) return absl::StrCat("query: ", result.status().ToString());
+  std::string diff;
+  const std::string actual = FormatCsv(*result);
+  if (CsvEquivalent(expected, actual, &diff)) return "";
+  if (g_show_actual) return absl::StrCat("output differs: ", diff, "\nactual output:\n", actual);
+  return absl::StrCat("output differs: ", diff);
+}
+
 Outcome RunOne(const fs::path& test_dir) {
   Outcome out;
   out.name = test_dir.filename().string();
@@ -171,14 +201,62 @@ Outcome RunOne(const fs::path& test_dir) {
     return finish(
         false, absl::StrCat("load ", trace->filename().string(), ": ", loaded.status().ToString()));
   }
-  QueryOptions qopts;
-  qopts.timeout = kQueryTimeout;
-  auto result = (*loaded)->Query(*sql, qopts);
-  if (!result.ok()) return finish(false, absl::StrCat("query: ", result.status().ToString()));
+  std::string reason = QueryAndCompare(**loaded, *sql, *expected);
+  return finish(reason.empty(), reason);
+}
 
-  std::string diff;
-  if (CsvEquivalent(*expected, FormatCsv(*result), &diff)) return finish(true, "");
-  return finish(false, absl::StrCat("output differs: ", diff));
+// The oracle's trace files live in ../shared/traces/<format>/<name>, named like their folder.
+std::optional<fs::path> FindOracleTrace(const fs::path& oracle_dir, const std::string& name) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(oracle_dir.parent_path() / "traces", ec)) {
+    if (e.is_directory() && fs::is_regular_file(e.path() / name)) return e.path() / name;
+  }
+  return std::nullopt;
+}
+
+// One trace of the oracle: loaded once, then each of its queries compared.
+std::vector<Outcome> RunOracleTrace(const fs::path& trace_dir, const Options& opts) {
+  const std::string trace_name = trace_dir.filename().string();
+  std::vector<fs::path> queries;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(trace_dir, ec)) {
+    if (e.path().extension() != ".sql") continue;
+    const std::string test = trace_name + "/" + e.path().stem().string();
+    if (!opts.suites.empty() && !opts.suites.count(e.path().stem().string())) continue;
+    if (!opts.filter.empty() && test.find(opts.filter) == std::string::npos) continue;
+    queries.push_back(e.path());
+  }
+  std::sort(queries.begin(), queries.end());
+  std::vector<Outcome> out;
+  if (queries.empty()) return out;
+
+  const std::optional<fs::path> trace = FindOracleTrace(trace_dir.parent_path(), trace_name);
+  absl::StatusOr<std::unique_ptr<LoadedTrace>> loaded =
+      absl::NotFoundError("trace file not found under ../traces");
+  if (trace) loaded = LoadTraceFile(trace->string());
+  for (const fs::path& q : queries) {
+    auto start = std::chrono::steady_clock::now();
+    Outcome o;
+    o.suite = q.stem().string();
+    o.name = trace_name + "/" + o.suite;
+    std::optional<std::string> sql = ReadFile(q);
+    fs::path csv = q;
+    csv.replace_extension(".csv");
+    std::optional<std::string> expected = ReadFile(csv);
+    if (!loaded.ok()) {
+      o.reason = absl::StrCat("load ", trace_name, ": ", loaded.status().ToString());
+    } else if (!sql || !expected) {
+      o.reason = "missing .sql or .csv";
+    } else {
+      o.reason = QueryAndCompare(**loaded, *sql, *expected);
+    }
+    o.passed = o.reason.empty();
+    o.elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 struct SuiteCount {
@@ -225,9 +303,11 @@ int Main(int argc, char** argv) {
   for (const auto& e : fs::directory_iterator(opts->dir, ec)) {
     if (!e.is_directory()) continue;
     std::string name = e.path().filename().string();
-    std::string suite = name.substr(0, name.find("__"));
-    if (!opts->suites.empty() && !opts->suites.count(suite)) continue;
-    if (!opts->filter.empty() && name.find(opts->filter) == std::string::npos) continue;
+    if (!opts->oracle) {
+      std::string suite = name.substr(0, name.find("__"));
+      if (!opts->suites.empty() && !opts->suites.count(suite)) continue;
+      if (!opts->filter.empty() && name.find(opts->filter) == std::string::npos) continue;
+    }
     tests.push_back(e.path());
   }
   std::sort(tests.begin(), tests.end());
@@ -236,33 +316,41 @@ int Main(int argc, char** argv) {
   std::map<std::string, SuiteCount> suites;
   int passed = 0;
   int failed = 0;
+  std::vector<Outcome> ran;
   for (const fs::path& dir : tests) {
     if (opts->verbose) {
       std::fprintf(stderr, "RUN  %s\n", dir.filename().string().c_str());
       std::fflush(stderr);
     }
-    Outcome o = RunOne(dir);
-    SuiteCount& sc = suites[o.suite];
-    if (o.passed) {
-      ++passed;
-      ++sc.passed;
-      if (opts->verbose)
-        std::printf("PASS %s (%lld ms)\n", o.name.c_str(), static_cast<long long>(o.elapsed_ms));
+    if (opts->oracle) {
+      ran = RunOracleTrace(dir, *opts);
     } else {
-      ++failed;
-      ++sc.failed;
-      std::printf("FAIL %s: %s\n", o.name.c_str(), FirstLine(o.reason).c_str());
-      if (opts->verbose) {
-        size_t nl = o.reason.find('\n');
-        if (nl != std::string::npos) {
-          std::string rest = o.reason.substr(nl + 1);
-          while (!rest.empty() && rest.back() == '\n') rest.pop_back();
-          if (!rest.empty()) std::printf("%s\n", rest.c_str());
+      ran.clear();
+      ran.push_back(RunOne(dir));
+    }
+    for (Outcome& o : ran) {
+      SuiteCount& sc = suites[o.suite];
+      if (o.passed) {
+        ++passed;
+        ++sc.passed;
+        if (opts->verbose)
+          std::printf("PASS %s (%lld ms)\n", o.name.c_str(), static_cast<long long>(o.elapsed_ms));
+      } else {
+        ++failed;
+        ++sc.failed;
+        std::printf("FAIL %s: %s\n", o.name.c_str(), FirstLine(o.reason).c_str());
+        if (opts->verbose) {
+          size_t nl = o.reason.find('\n');
+          if (nl != std::string::npos) {
+            std::string rest = o.reason.substr(nl + 1);
+            while (!rest.empty() && rest.back() == '\n') rest.pop_back();
+            if (!rest.empty()) std::printf("%s\n", rest.c_str());
+          }
         }
       }
+      std::fflush(stdout);
+      outcomes.push_back(std::move(o));
     }
-    std::fflush(stdout);
-    outcomes.push_back(std::move(o));
   }
 
   for (const auto& [suite, count] : suites) {

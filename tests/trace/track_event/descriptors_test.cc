@@ -25,7 +25,7 @@ TEST(TrackDescriptors, ThreadDescriptorNamesThreadAndHostsItsSlices) {
                           R"("tick",150,0,1,7,"worker",5,"app")"));
   // A root thread descriptor shares the thread's ordinary (unnamed) track.
   EXPECT_THAT(Rows(trace, "SELECT name, type FROM thread_track"),
-              ElementsAre(R"("[NULL]","thread")"));
+              ElementsAre(R"("[NULL]","thread_execution")"));
 }
 
 TEST(TrackDescriptors, UnnamedTrackTakesFirstEventName) {

@@ -179,7 +179,7 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
     case event_f::kSchedWakeup:
     case event_f::kSchedWakeupNew: {
       namespace sw = pf::sched_waking_ftrace_event;
-      if (event_id != event_f::kSchedWaking) PushRaw(b, ts, pid, common_flags, event_id, payload);
+      PushRaw(b, ts, pid, common_flags, event_id, payload);
       Event e = base_event(EventType::kSchedWaking);
       SchedWakingData& w = e.sched_waking;
       w = SchedWakingData{0, 0, 0, kNullStringId, static_cast<uint16_t>(common_flags),

@@ -99,13 +99,9 @@ bool FtraceTextDecoder::Decode(const FtraceTextLine& line) {
   }
   const FtraceTextArgs args(line.args);
   if (event == "sched_switch") return DecodeSchedSwitch(line, args);
-  if (event == "sched_waking") {
-    seen_waking_ = true;
-    return DecodeWaking(line, args, 0);
-  }
+  if (event == "sched_waking") return DecodeWaking(line, args);
+  // sched_wakeup(_new) lines change nothing: only sched_waking makes a thread runnable.
   PushRaw(line, Intern(event), args);
-  if (event == "sched_wakeup") return DecodeWaking(line, args, 1);
-  if (event == "sched_wakeup_new") return DecodeWaking(line, args, 2);
   if (event == "task_newtask") return DecodeTask(line, args, EventType::kTaskNewtask);
   if (event == "task_rename") return DecodeTask(line, args, EventType::kTaskRename);
   if (event == "sched_process_exit") return DecodeTask(line, args, EventType::kProcessExit);
@@ -141,8 +137,7 @@ bool FtraceTextDecoder::DecodeSchedSwitch(const FtraceTextLine& line, const Ftra
   return true;
 }
 
-bool FtraceTextDecoder::DecodeWaking(const FtraceTextLine& line, const FtraceTextArgs& args,
-                                     uint8_t subtype) {
+bool FtraceTextDecoder::DecodeWaking(const FtraceTextLine& line, const FtraceTextArgs& args) {
   const std::optional<int32_t> pid = ToPid(args.FindInt("pid"));
   if (!pid) return false;
   Event e = Base(line, EventType::kSchedWaking);
@@ -151,10 +146,9 @@ bool FtraceTextDecoder::DecodeWaking(const FtraceTextLine& line, const FtraceTex
                                    static_cast<int32_t>(args.FindInt("prio").value_or(0)),
                                    InternComm(args.Find("comm")),
                                    0,
-                                   subtype,
+                                   0,
                                    0};  // text carries no raw common_flags
-  // The router drops sched_wakeup once sched_waking was seen; only then is nobody named.
-  if (subtype == 0 || !seen_waking_) NoteName(*pid, e.sched_waking.comm);
+  NoteName(*pid, e.sched_waking.comm);
   Push(line.cpu, e);
   return true;
 }
@@ -235,6 +229,7 @@ void FtraceTextDecoder::DecodePrint(const FtraceTextLine& line) {
     raw.cpu = line.cpu;
     raw.pid = static_cast<int32_t>(line.pid);
     raw.common_flags = 0;
+    raw.in_table = false;
     raw.name = print_;
     raw.args.push_back(Arg{buf_, buf_, ArgValue::String(Intern(text))});
     Event e = Event::WithPayload(line.ts, EventType::kFtraceRaw, std::move(raw));
@@ -272,6 +267,9 @@ void FtraceTextDecoder::PushRaw(const FtraceTextLine& line, StringId name,
   raw.cpu = line.cpu;
   raw.pid = static_cast<int32_t>(line.pid);
   raw.common_flags = 0;  // text shows flags as letters whose bits vary by kernel
+  // trace_processor keeps only sched_switch lines in ftrace_event (the sched tracker writes
+  // those); the others are read by the trackers that care about them.
+  raw.in_table = false;
   raw.name = name;
   raw.args.reserve(args.pairs().size());
   for (const auto& [key, value] : args.pairs()) {

@@ -55,7 +55,7 @@ class FtraceTextDecoder {
   Event Base(const FtraceTextLine& line, EventType type) const;
 
   bool DecodeSchedSwitch(const FtraceTextLine& line, const FtraceTextArgs& args);
-  bool DecodeWaking(const FtraceTextLine& line, const FtraceTextArgs& args, uint8_t subtype);
+  bool DecodeWaking(const FtraceTextLine& line, const FtraceTextArgs& args);
   bool DecodeTask(const FtraceTextLine& line, const FtraceTextArgs& args, EventType type);
   bool DecodeBlockedReason(const FtraceTextLine& line, const FtraceTextArgs& args);
   bool DecodeCpuCounter(const FtraceTextLine& line, const FtraceTextArgs& args, EventType type);
@@ -71,7 +71,6 @@ class FtraceTextDecoder {
   EventSorter* sorter_;
   absl::flat_hash_map<int64_t, ThreadFacts> threads_;  // by pid, as last sent
   int64_t latest_ts_ = 0;
-  bool seen_waking_ = false;
   StringId print_;
   StringId buf_;
 };
