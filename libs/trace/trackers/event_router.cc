@@ -18,6 +18,7 @@ EventRouter::EventRouter(TraceContext* context)
       binder_(context),
       clock_rates_(context),
       suspend_resume_(context),
+      kernel_events_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -312,6 +313,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   gpu_memory_.OnFtraceEvent(ts, raw);
   v4l2_.OnFtraceEvent(ts, raw);
   virtio_.OnFtraceEvent(ts, raw);
+  kernel_events_.OnFtraceEvent(ts, raw);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {
@@ -435,6 +437,9 @@ void EventRouter::Finish() {
   process_args_.clear();
   ctx_->track_events->Finish();
   ctx_->json_events->Finish();
+  // Counters emitted by threads for their process find their tracks last, once every
+  // thread's process is known.
+  ctx_->process_counters.Finish();
 }
 
 }  // namespace tw

@@ -14,6 +14,7 @@
 #include "libs/trace/trackers/frame_timeline_tracker.h"
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/graphics_frame_tracker.h"
+#include "libs/trace/trackers/kernel_event_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
@@ -54,6 +55,7 @@ class EventRouter {
   BinderTracker binder_;
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;
+  KernelEventTracker kernel_events_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

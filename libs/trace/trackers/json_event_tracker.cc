@@ -184,12 +184,13 @@ void JsonEventTracker::Async(int64_t ts, const JsonEventData& e) {
 
 void JsonEventTracker::Counters(int64_t ts, const JsonEventData& e, uint32_t utid) {
   if (e.counter_args_missing) return ParserFailure();
-  TraceStorage* storage = ctx_->storage;
   for (const auto& [counter_name, value] : e.counters) {
-    const uint32_t row = storage->counter.Insert(
-        {.ts = ts, .track_id = 0, .value = value});  // track set in Finish()
-    pending_counters_.push_back({row, utid, counter_name});
-    storage->ExtendBounds(ts);
+    ProcessCounterTracker::Kind kind;
+    kind.type = "json_counter";
+    kind.fallback_type = "json_counter_thread_fallback";
+    kind.name = counter_name;
+    kind.dims = {ctx_->tracks.DimString("name", counter_name)};
+    ctx_->process_counters.Push(ts, value, utid, kind);
   }
 }
 
@@ -324,20 +325,6 @@ void JsonEventTracker::WriteSortIndexHints() {
 
 void JsonEventTracker::Finish() {
   if (!held_.empty()) FlushTimestamp();
-  TraceStorage* storage = ctx_->storage;
-  for (const PendingCounter& c : pending_counters_) {
-    const std::optional<uint32_t> upid = storage->thread.upid.Get(c.utid);
-    const uint32_t track =
-        upid ? ctx_->tracks.InternProcessCounterTrack(*upid, c.name, "json_counter",
-                                                      kNullStringId,
-                                                      {ctx_->tracks.DimString("name", c.name)})
-             : ctx_->tracks.InternThreadCounterTrack(c.utid, c.name,
-                                                     "json_counter_thread_fallback",
-                                                     kNullStringId,
-                                                     {ctx_->tracks.DimString("name", c.name)});
-    storage->counter.track_id.Set(c.row, track);
-  }
-  pending_counters_.clear();
   WriteSortIndexHints();
   // v1 flow ends still waiting for a slice never found one.
   pending_flow_ends_.clear();

@@ -75,14 +75,6 @@ class JsonEventTracker {
 
   // v1 flow ends without "bp":"e" bind to the next slice that begins on their track.
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> pending_flow_ends_;
-  // Counter samples are stored at once; their tracks are chosen at the end, when every
-  // thread's process is known (a thread with none gets a thread counter track).
-  struct PendingCounter {
-    uint32_t row;
-    uint32_t utid;
-    StringId name;
-  };
-  std::vector<PendingCounter> pending_counters_;
   struct OverflowTrack {
     uint32_t track;
     int64_t busy_until;

@@ -64,8 +64,10 @@ class ProcessTracker {
 
   uint32_t swapper_utid() const { return 0; }
 
- private:
+  // Whether the thread (and its process) has not ended.
   bool IsThreadAlive(uint32_t utid) const;
+
+ private:
   void RefreshLiveTid(int64_t tid);
   void InvalidateProcessThreads(uint32_t upid);
   uint32_t GetOrCreateThreadWithParent(int64_t tid, uint32_t upid, bool is_main_thread);

@@ -162,9 +162,9 @@ void SchedTracker::PushNewTask(int64_t ts, uint32_t new_utid, uint32_t waker_uti
 
 void SchedTracker::PushBlockedReason(int64_t pid, std::optional<bool> io_wait,
                                      StringId function) {
-  const std::optional<uint32_t> utid = processes_->GetThreadOrNull(pid);
-  if (!utid || *utid >= thread_rows_.size()) return;
-  const uint32_t row = thread_rows_[*utid].last_blocked_row;
+  const uint32_t utid = processes_->GetOrCreateThread(pid);
+  if (utid >= thread_rows_.size()) return;
+  const uint32_t row = thread_rows_[utid].last_blocked_row;
   if (row == UINT32_MAX) return;
   if (io_wait) storage_->thread_state.io_wait.Set(row, *io_wait ? 1 : 0);
   if (function != kNullStringId) storage_->thread_state.blocked_function.Set(row, function);

@@ -14,6 +14,7 @@ TraceContext::TraceContext(TraceStorage* s)
       sched(s, &processes, &args),
       syscalls(s, &tracks, &slices),
       irqs(s, &tracks, &slices),
+      process_counters(s, &tracks),
       track_events(std::make_unique<TrackEventTracker>(this)),
       json_events(std::make_unique<JsonEventTracker>(this)) {}
 

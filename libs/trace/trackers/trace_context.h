@@ -7,6 +7,7 @@
 #include "libs/trace/storage/trace_storage.h"
 #include "libs/trace/trackers/args_tracker.h"
 #include "libs/trace/trackers/irq_tracker.h"
+#include "libs/trace/trackers/process_counter_tracker.h"
 #include "libs/trace/trackers/process_tracker.h"
 #include "libs/trace/trackers/sched_tracker.h"
 #include "libs/trace/trackers/slice_tracker.h"
@@ -30,6 +31,7 @@ struct TraceContext {
   SchedTracker sched;
   SyscallTracker syscalls;
   IrqTracker irqs;
+  ProcessCounterTracker process_counters;
   std::unique_ptr<TrackEventTracker> track_events;
   std::unique_ptr<JsonEventTracker> json_events;
 };

@@ -1,5 +1,7 @@
 #include "libs/trace/trackers/track_tracker.h"
 
+#include "libs/trace/trackers/track_descriptions.h"
+
 namespace tw {
 namespace {
 constexpr int kProcessSlice = 1;
@@ -48,6 +50,17 @@ uint32_t TrackTracker::InternTrack(std::string_view type, std::string_view event
   }
   if (auto set = args_->AddArgSet(dims)) t.dimension_arg_set_id.Set(id, *set);
   if (unit != kNullStringId) t.counter_unit.Set(id, unit);
+  // A kind of track told apart by one string dimension may explain itself.
+  for (const Arg& d : dims) {
+    if (d.value.type != ArgValue::Type::kString) continue;
+    if (auto text = TrackDescription(type, storage_->Str(d.value.string_value))) {
+      if (auto set = args_->AddArgSet(
+              {args_->MakeArg("description", ArgValue::String(storage_->Intern(*text)))})) {
+        t.source_arg_set_id.Set(id, *set);
+      }
+    }
+    break;
+  }
   tracks_.emplace(std::move(key), id);
   return id;
 }

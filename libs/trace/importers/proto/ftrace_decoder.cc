@@ -16,7 +16,32 @@ namespace task_newtask { constexpr uint32_t kPid = 1, kComm = 2, kCloneFlags = 3
 namespace task_rename { constexpr uint32_t kPid = 1, kNewComm = 3; }
 namespace process_exit { constexpr uint32_t kComm = 1, kPid = 2, kTgid = 3; }
 namespace process_free { constexpr uint32_t kPid = 2; }
-namespace blocked_reason { constexpr uint32_t kPid = 1, kIoWait = 3; }
+namespace blocked_reason { constexpr uint32_t kPid = 1, kCaller = 2, kIoWait = 3; }
+
+// Fields holding a kernel function's address, shown as the function's name when the trace
+// interned its kernel symbols (event field number in FtraceEvent, field number in the event).
+struct KernelFunctionField {
+  uint32_t event_id;
+  uint32_t field_id;
+};
+constexpr KernelFunctionField kKernelFunctionFields[] = {
+    {event_f::kSchedBlockedReason, 2},  // caller
+    {59, 2},                            // workqueue_queue_work.function
+    {56, 2},                            // workqueue_activate_work.function
+    {event_f::kWorkqueueExecuteStart, 2},
+    {event_f::kWorkqueueExecuteEnd, 2},
+    {437, 2},  // funcgraph_entry.func
+    {438, 3},  // funcgraph_exit.func
+    {443, 8},  // mm_shrink_slab_start.shrink
+    {553, 3},  // hrtimer_expire_entry.function
+};
+
+bool IsKernelFunctionField(uint32_t event_id, uint32_t field_id) {
+  for (const KernelFunctionField& k : kKernelFunctionFields) {
+    if (k.event_id == event_id && k.field_id == field_id) return true;
+  }
+  return false;
+}
 namespace cpu_counter { constexpr uint32_t kState = 1, kCpuId = 2; }
 namespace zero_event { constexpr uint32_t kFlag = 1, kName = 2, kPid = 3, kValue = 4; }
 
@@ -87,6 +112,7 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
   // A non-boot ftrace clock is mapped onto boot time with the pair of readings the bundle
   // carries.
   if (ftrace_clock != 0 && has_ftrace_ts && has_boot_ts) info.clock_offset = boot_ts - ftrace_ts;
+  info.sequence = packet.sequence;
   // The trace clock may not be BOOTTIME: convert through the clock snapshots then.
   if (!(ctx_->clocks.trace_clock() == ClockKey{kBootTimeClock, 0})) {
     if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, 0)) info.clock_offset += *t;
@@ -107,6 +133,18 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
   }
   ctx_->sorter->EndBatch();
   (void)packet;
+}
+
+std::optional<StringId> FtraceDecoder::KernelSymbol(const BundleInfo& b, uint64_t iid) {
+  if (!b.sequence) return std::nullopt;
+  const std::string* bytes = b.sequence->Lookup(pf::interned_data::kKernelSymbols, iid);
+  if (!bytes) return std::nullopt;
+  proto::Decoder d(*bytes);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == pf::interned_string::kStr) return ctx_->Intern(f.as_string());
+  }
+  return std::nullopt;
 }
 
 void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) {
@@ -256,10 +294,15 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
     }
     case event_f::kSchedBlockedReason: {
       Event e = base_event(EventType::kSchedBlockedReason);
-      e.blocked = BlockedReasonData{0, -1, kNullStringId};
+      // An absent io_wait reads as false; the caller is a function name only when the
+      // trace carries its kernel symbols.
+      e.blocked = BlockedReasonData{0, 0, kNullStringId};
       while (pd.Next(&p)) {
         if (p.id == blocked_reason::kPid) e.blocked.pid = p.as_int32();
         if (p.id == blocked_reason::kIoWait) e.blocked.io_wait = p.as_uint32() ? 1 : 0;
+        if (p.id == blocked_reason::kCaller) {
+          if (auto fn = KernelSymbol(b, p.as_uint64())) e.blocked.function = *fn;
+        }
       }
       ctx_->Push(queue, e);
       return;
@@ -417,8 +460,8 @@ void FtraceDecoder::PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid,
   ctx_->Push(EventSorter::QueueForCpu(cpu), std::move(e));
 }
 
-std::vector<Arg> FtraceDecoder::ArgsFor(uint32_t event_id, const proto::Field& payload,
-                                        StringId* name) {
+std::vector<Arg> FtraceDecoder::ArgsFor(const BundleInfo& b, uint32_t event_id,
+                                        const proto::Field& payload, StringId* name) {
   std::vector<Arg> args;
   if (event_id >= event_names_.size()) event_names_.resize(event_id + 1, kNullStringId);
   const FtraceEventDescriptor* desc = FindFtraceEventDescriptor(event_id);
@@ -462,18 +505,23 @@ std::vector<Arg> FtraceDecoder::ArgsFor(uint32_t event_id, const proto::Field& p
     const FtraceFieldDescriptor* fd = FindFtraceField(*desc, f.id);
     if (!fd) continue;
     ArgValue v;
+    // Value types as trace_processor stores ftrace fields: signed kinds (bools and enums
+    // included) as int, unsigned and fixed as uint, strings and bytes as strings.
     switch (fd->kind) {
       case FtraceFieldKind::kInt: v = ArgValue::Int(f.as_int64()); break;
       case FtraceFieldKind::kUint:
       case FtraceFieldKind::kFixed64:
       case FtraceFieldKind::kFixed32: v = ArgValue::Uint(f.int_value); break;
       case FtraceFieldKind::kSint: v = ArgValue::Int(f.as_sint64()); break;
-      case FtraceFieldKind::kBool: v = ArgValue::Uint(f.int_value ? 1 : 0); break;
-      case FtraceFieldKind::kString: v = ArgValue::String(ctx_->Intern(f.as_string())); break;
+      case FtraceFieldKind::kBool: v = ArgValue::Int(f.int_value ? 1 : 0); break;
+      case FtraceFieldKind::kString:
+      case FtraceFieldKind::kBytes: v = ArgValue::String(ctx_->Intern(f.as_string())); break;
       case FtraceFieldKind::kDouble: v = ArgValue::Real(f.as_double()); break;
       case FtraceFieldKind::kFloat: v = ArgValue::Real(f.as_float()); break;
-      case FtraceFieldKind::kBytes:
       case FtraceFieldKind::kMessage: continue;
+    }
+    if (IsKernelFunctionField(event_id, f.id)) {
+      if (auto fn = KernelSymbol(b, f.as_uint64())) v = ArgValue::String(*fn);
     }
     const StringId key = ctx_->Intern(fd->name);
     args.push_back(Arg{key, key, v});
@@ -487,7 +535,7 @@ void FtraceDecoder::PushRaw(const BundleInfo& b, int64_t ts, int32_t pid, uint32
   raw.cpu = b.cpu;
   raw.pid = pid;
   raw.common_flags = flags;
-  raw.args = ArgsFor(event_id, payload, &raw.name);
+  raw.args = ArgsFor(b, event_id, payload, &raw.name);
   Event e = Event::WithPayload(ts, EventType::kFtraceRaw, std::move(raw));
   e.pid = pid;
   e.cpu = static_cast<uint16_t>(b.cpu);

@@ -25,6 +25,7 @@ class FtraceDecoder {
   struct BundleInfo {
     uint32_t cpu = 0;
     int64_t clock_offset = 0;  // added to every ftrace timestamp to reach the trace clock
+    const SequenceState* sequence = nullptr;  // the packet's (interned kernel symbols)
   };
   void DecodeEvent(const BundleInfo& b, const proto::Field& event);
   void DecodeCompactSched(const BundleInfo& b, const proto::Field& compact);
@@ -33,7 +34,11 @@ class FtraceDecoder {
   void PushAtrace(int64_t ts, uint32_t cpu, int32_t pid, std::string_view text);
   void PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid, const proto::Field& payload,
                             uint32_t event_id);
-  std::vector<Arg> ArgsFor(uint32_t event_id, const proto::Field& payload, StringId* name);
+  std::vector<Arg> ArgsFor(const BundleInfo& b, uint32_t event_id, const proto::Field& payload,
+                           StringId* name);
+  // The name of the kernel function at address key `iid`, from the sequence's interned
+  // kernel_symbols (traced's symbolizer); nullopt when the trace does not have it.
+  std::optional<StringId> KernelSymbol(const BundleInfo& b, uint64_t iid);
   void Count(uint32_t event_id);
 
   ImportContext* ctx_;

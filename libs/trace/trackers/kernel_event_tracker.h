@@ -1,0 +1,80 @@
+#pragma once
+// Kernel ftrace events that trace_processor turns into counters and slices beyond the raw
+// ftrace_event row: memory (rss_stat, ion, dma-buf heaps, mm_event, oom_score_adj_update,
+// mark_victim), frequency (gpu_frequency, kgsl_gpu_freq, cpu_frequency_limits), thermal
+// (thermal_temperature, cdev_update), scheduler utilisation (sched_cpu_util_cfs), signals,
+// workqueues, reclaim and shrinker slices, and the local timer interrupt. Each reads the event's
+// fields by name from the generic decoding (FtraceRawData).
+
+#include <cstdint>
+#include <functional>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/trace/events/events.h"
+#include "libs/trace/trackers/async_track_sets.h"
+#include "libs/trace/trackers/process_counter_tracker.h"
+#include "libs/trace/trackers/trace_context.h"
+
+namespace tw {
+
+class KernelEventTracker {
+ public:
+  explicit KernelEventTracker(TraceContext* ctx);
+
+  // Handles `raw` if it is one of the events above (its raw row is stored by the caller).
+  void OnFtraceEvent(int64_t ts, const FtraceRawData& raw);
+
+ private:
+  using Handler = void (KernelEventTracker::*)(int64_t ts, const FtraceRawData& raw);
+  void On(std::string_view event, Handler handler);
+
+  void RssStat(int64_t ts, const FtraceRawData& raw);
+  void OomScoreAdj(int64_t ts, const FtraceRawData& raw);
+  void MarkVictim(int64_t ts, const FtraceRawData& raw);
+  void MmEvent(int64_t ts, const FtraceRawData& raw);
+  void GpuFrequency(int64_t ts, const FtraceRawData& raw);
+  void KgslGpuFrequency(int64_t ts, const FtraceRawData& raw);
+  void CpuFrequencyLimits(int64_t ts, const FtraceRawData& raw);
+  void IonHeapGrow(int64_t ts, const FtraceRawData& raw);
+  void IonHeapShrink(int64_t ts, const FtraceRawData& raw);
+  void IonHeapChange(int64_t ts, const FtraceRawData& raw, bool grow);
+  void IonStat(int64_t ts, const FtraceRawData& raw);
+  void DmaHeapStat(int64_t ts, const FtraceRawData& raw);
+  void SignalGenerate(int64_t ts, const FtraceRawData& raw);
+  void SignalDeliver(int64_t ts, const FtraceRawData& raw);
+  void WorkqueueStart(int64_t ts, const FtraceRawData& raw);
+  void WorkqueueEnd(int64_t ts, const FtraceRawData& raw);
+  void ThermalTemperature(int64_t ts, const FtraceRawData& raw);
+  void CdevUpdate(int64_t ts, const FtraceRawData& raw);
+  void SchedCpuUtilCfs(int64_t ts, const FtraceRawData& raw);
+  void LocalTimerEntry(int64_t ts, const FtraceRawData& raw);
+  void LocalTimerExit(int64_t ts, const FtraceRawData& raw);
+  void DirectReclaimBegin(int64_t ts, const FtraceRawData& raw);
+  void DirectReclaimEnd(int64_t ts, const FtraceRawData& raw);
+  void ShrinkSlabStart(int64_t ts, const FtraceRawData& raw);
+  void ShrinkSlabEnd(int64_t ts, const FtraceRawData& raw);
+
+  // A named field of the event (0 / "" when absent, as proto defaults read).
+  int64_t Int(const FtraceRawData& raw, std::string_view key) const;
+  StringId Str(const FtraceRawData& raw, std::string_view key) const;
+  // A kernel function field: its symbol when the decoder resolved one, else "0x<address>".
+  StringId Function(const FtraceRawData& raw, std::string_view key);
+  // The thread's main slice track.
+  uint32_t ThreadTrack(int64_t tid);
+  // Adds a counter sample on a track of `type` named `name` with dimensions `dims`.
+  void Counter(int64_t ts, std::string_view type, std::string_view name,
+               const std::vector<Arg>& dims, double value, StringId unit = kNullStringId);
+  // The row of GPU `gpu_id` (ugpu), numbered in order of first sight.
+  uint32_t Ugpu(int64_t gpu_id);
+
+  TraceContext* ctx_;
+  TraceStorage* storage_;
+  absl::flat_hash_map<StringId, Handler> handlers_;
+  // rss_stat: the thread whose mm an mm_id was last seen as current for.
+  absl::flat_hash_map<int64_t, uint32_t> mm_owner_;
+  absl::flat_hash_map<int64_t, uint32_t> gpus_;
+  // Individual ion / dma-buf buffers, one slice per allocation on a compressed track set.
+  AsyncTrackSets buffer_tracks_;
+};
+
+}  // namespace tw
