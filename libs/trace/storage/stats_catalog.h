@@ -10,7 +10,7 @@ namespace tw {
 struct StatInfo {
   std::string_view name;
   bool indexed;
-  std::string_view severity;  // info | data_loss | error
+  std::string_view severity;  // info | notice | data_loss | error
   std::string_view source;    // trace | analysis
   std::string_view description;
 };

@@ -73,17 +73,13 @@ std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId
 std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId category,
                                           StringId name, const std::vector<Arg>& args,
                                           ThreadTime thread_time) {
+  // An end with nothing open to close (its begin predates the trace) is dropped quietly, as
+  // trace_processor does.
   auto it = stacks_.find(track);
-  if (it == stacks_.end()) {
-    storage_->IncrementStat("stackless_slice_end");
-    return std::nullopt;
-  }
+  if (it == stacks_.end()) return std::nullopt;
   std::vector<Open>& stack = it->second;
   MaybeCloseStack(ts, -1, &stack);
-  if (stack.empty()) {
-    storage_->IncrementStat("stackless_slice_end");
-    return std::nullopt;
-  }
+  if (stack.empty()) return std::nullopt;
   SliceTable& slices = storage_->slice;
   // Find the innermost open (not complete) slice that matches the given name/category.
   std::optional<size_t> match;
@@ -98,10 +94,7 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
     match = i;
     break;
   }
-  if (!match) {
-    storage_->IncrementStat("misplaced_end_event");
-    return std::nullopt;
-  }
+  if (!match) return std::nullopt;
   const uint32_t row = stack[*match].row;
   const int64_t dur = ts - slices.ts[row];
   if (dur < 0) {
@@ -133,8 +126,20 @@ std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringI
                                              const std::vector<Arg>& args,
                                              ThreadTime thread_time,
                                              std::optional<int64_t> thread_dur) {
+  if (dur < 0) {
+    storage_->IncrementStat("slice_negative_duration");
+    return std::nullopt;
+  }
   std::vector<Open>& stack = stacks_[track];
   MaybeCloseStack(ts, dur, &stack);
+  // A complete slice that starts inside an open complete slice but ends after it can neither
+  // nest nor follow: it is dropped (callers that can spill it elsewhere check WouldOverlap).
+  for (const Open& o : stack) {
+    if (o.end_ts >= 0 && ts < o.end_ts && ts + dur > o.end_ts) {
+      storage_->IncrementStat("slice_drop_overlapping_complete_event");
+      return std::nullopt;
+    }
+  }
   const uint32_t row = Insert(ts, dur, track, category, name, &stack, args, thread_time);
   if (thread_dur) storage_->slice.thread_dur.Set(row, *thread_dur);
   stack.push_back({row, ts + dur});
