@@ -195,6 +195,7 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   if (head && !storage->GetMetadataString("trace_uuid")) {
     storage->SetMetadata("trace_uuid", std::string_view(TraceUuidFromFilePrefix(head->head())));
   }
+  storage->ComputeBoundsFromTables();
   storage->FinalizeStatsAndMetadata();
 
   ASSIGN_OR_RETURN(std::unique_ptr<TraceDatabase> db, TraceDatabase::Open(storage.get()));

@@ -1,5 +1,7 @@
 #include "libs/trace/storage/trace_storage.h"
 
+#include <algorithm>
+
 #include "libs/trace/storage/metadata_keys.h"
 #include "libs/trace/storage/stats_catalog.h"
 
@@ -73,6 +75,36 @@ std::optional<std::string> TraceStorage::GetMetadataString(std::string_view name
     if (k == name) return v.str_value;
   }
   return std::nullopt;
+}
+
+void TraceStorage::ComputeBoundsFromTables() {
+  int64_t start = INT64_MAX;
+  int64_t end = 0;
+  auto point = [&](int64_t ts) {
+    start = std::min(start, ts);
+    end = std::max(end, ts);
+  };
+  auto interval = [&](int64_t ts, int64_t dur) {
+    start = std::min(start, ts);
+    end = std::max(end, ts + std::max<int64_t>(dur, 0));
+  };
+  for (uint32_t r = 0; r < ftrace_event.row_count(); ++r) point(ftrace_event.ts[r]);
+  for (uint32_t r = 0; r < sched_slice.row_count(); ++r) interval(sched_slice.ts[r], sched_slice.dur[r]);
+  for (uint32_t r = 0; r < counter.row_count(); ++r) point(counter.ts[r]);
+  for (uint32_t r = 0; r < slice.row_count(); ++r) interval(slice.ts[r], slice.dur[r]);
+  for (uint32_t r = 0; r < thread_state.row_count(); ++r) {
+    interval(thread_state.ts[r], thread_state.dur[r]);
+  }
+  for (uint32_t r = 0; r < logs.row_count(); ++r) point(logs.ts[r]);
+  for (uint32_t r = 0; r < state.row_count(); ++r) interval(state.ts[r], state.dur[r]);
+  if (start == INT64_MAX) {
+    start_ts_ = INT64_MAX;
+    end_ts_ = INT64_MIN;
+    return;
+  }
+  if (start == end) end += 1;
+  start_ts_ = start;
+  end_ts_ = end;
 }
 
 void TraceStorage::FinalizeStatsAndMetadata() {

@@ -40,13 +40,20 @@ class TraceStorage {
   std::optional<int64_t> GetMetadataInt(std::string_view name) const;
   std::optional<std::string> GetMetadataString(std::string_view name) const;
 
-  // Trace bounds: widened by every timestamped event stored.
+  // Trace bounds: widened by every timestamped event stored while importing, then set by
+  // ComputeBoundsFromTables() to trace_processor's definition.
   void ExtendBounds(int64_t ts) {
     if (ts < start_ts_) start_ts_ = ts;
     if (ts > end_ts_) end_ts_ = ts;
   }
   int64_t start_ts() const { return start_ts_ == INT64_MAX ? 0 : start_ts_; }
   int64_t end_ts() const { return end_ts_ == INT64_MIN ? 0 : end_ts_; }
+
+  // The trace's bounds as trace_processor defines them once a trace is loaded: the earliest
+  // and latest time in the timestamped tables (ftrace_event, sched, counter, slice,
+  // thread_state, logs, state; an interval's end counts). (0, 0) when they are all empty; an
+  // interval that collapsed to one instant lasts 1 ns.
+  void ComputeBoundsFromTables();
 
   // Writes stats and metadata into their tables. Called once when import finishes.
   void FinalizeStatsAndMetadata();
