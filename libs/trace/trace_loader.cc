@@ -50,6 +50,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kGpuMemTotal: return "gpu_mem_total";
     case EventType::kAndroidProcessLifecycle: return "android_process_lifecycle";
     case EventType::kGraphicsFrameEvent: return "graphics_frame_event";
+    case EventType::kGpuEvent: return "gpu_event";
   }
   return "unknown";
 }

@@ -44,6 +44,7 @@ enum class EventType : uint8_t {
   kGpuMemTotal,        // a GpuMemTotalEvent packet (GpuMemTotalData, inline)
   kAndroidProcessLifecycle,  // a framework process start / binder death (TrackEvent extension)
   kGraphicsFrameEvent,  // a SurfaceFlinger buffer event (GraphicsFrameEventData)
+  kGpuEvent,            // GPU counters, render stages, logs, GPU info (GpuEventData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -412,6 +413,44 @@ struct GraphicsFrameEventData {
   int64_t duration_ns = 0;
 };
 
+// GPU data sources (gpu_counter_event, gpu_info). Counter descriptors are pushed at the start
+// of time (trace_processor reads them while tokenizing, before any sample is sorted) so every
+// sample finds its track.
+struct GpuEventData {
+  enum class Kind : uint8_t { kCounterDescriptor, kCounterSamples, kGpuInfo };
+  Kind kind = Kind::kCounterSamples;
+  // Which descriptor samples refer to: an interned one (sequence, iid) or the legacy inline
+  // descriptors, whose counter ids are global to the trace.
+  bool interned = false;
+  uint32_t sequence_id = 0;
+  uint32_t generation = 0;  // of the sequence's incremental state
+  uint64_t iid = 0;
+  int64_t gpu_id = 0;
+
+  struct Spec {
+    uint32_t counter_id = 0;
+    StringId name = kNullStringId;
+    StringId description = kNullStringId;
+    StringId unit = kNullStringId;
+    bool forwards_looking = false;
+    std::vector<int64_t> groups;  // GpuCounterGroup values; none: UNCLASSIFIED
+  };
+  struct Group {
+    int64_t group_id = 0;
+    StringId name = kNullStringId;
+    StringId description = kNullStringId;
+    std::vector<uint32_t> counter_ids;
+  };
+  std::vector<Spec> specs;    // kCounterDescriptor
+  std::vector<Group> groups;  // kCounterDescriptor: the descriptor's counter_groups
+  std::vector<std::pair<uint32_t, double>> samples;  // kCounterSamples: (counter_id, value)
+
+  // kGpuInfo: one GPU's identity.
+  StringId name = kNullStringId, vendor = kNullStringId, model = kNullStringId,
+           architecture = kNullStringId, uuid = kNullStringId, pci_bdf = kNullStringId;
+  std::vector<Arg> args;  // extra_info
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -469,6 +508,7 @@ struct Event {
       case EventType::kAndroidInputEvent:
       case EventType::kAndroidProcessLifecycle:
       case EventType::kGraphicsFrameEvent:
+      case EventType::kGpuEvent:
         return true;
       default:
         return false;

@@ -12,6 +12,7 @@
 
 #include "libs/trace/storage/tables/android_tables.h"
 #include "libs/trace/storage/tables/event_tables.h"
+#include "libs/trace/storage/tables/gpu_tables.h"
 #include "libs/trace/storage/tables/process_tables.h"
 #include "libs/trace/storage/tables/sched_tables.h"
 #include "libs/trace/storage/tables/track_tables.h"
@@ -49,4 +50,6 @@ using OptI32 = std::optional<int32_t>;
   X(TW_ANDROID_KEY_EVENTS_TABLE)           \
   X(TW_ANDROID_INPUT_EVENT_DISPATCH_TABLE) \
   X(TW_ANDROID_USER_LIST_TABLE)            \
-  X(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)
+  X(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)  \
+  X(TW_GPU_TABLE)                          \
+  X(TW_GPU_COUNTER_GROUP_TABLE)

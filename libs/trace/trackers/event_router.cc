@@ -1,5 +1,6 @@
 #include "libs/trace/trackers/event_router.h"
 
+#include "libs/trace/trackers/gpu_tracker.h"
 #include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
 
@@ -64,6 +65,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kGraphicsFrameEvent:
       graphics_frames_.OnEvent(e.ts, e.As<GraphicsFrameEventData>());
       break;
+    case EventType::kGpuEvent: ctx_->gpus->OnEvent(e.ts, e.As<GpuEventData>()); break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;

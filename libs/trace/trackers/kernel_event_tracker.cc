@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "libs/trace/trackers/gpu_tracker.h"
 #include "libs/trace/trackers/raw_event_args.h"
 
 namespace tw {
@@ -111,10 +112,7 @@ void KernelEventTracker::Counter(int64_t ts, std::string_view type, std::string_
   storage_->ExtendBounds(ts);
 }
 
-uint32_t KernelEventTracker::Ugpu(int64_t gpu_id) {
-  auto [it, added] = gpus_.try_emplace(gpu_id, static_cast<uint32_t>(gpus_.size()));
-  return it->second;
-}
+uint32_t KernelEventTracker::Ugpu(int64_t gpu_id) { return ctx_->gpus->GetOrCreateGpu(gpu_id); }
 
 // ---- memory ----
 

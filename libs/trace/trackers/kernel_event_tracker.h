@@ -72,7 +72,6 @@ class KernelEventTracker {
   absl::flat_hash_map<StringId, Handler> handlers_;
   // rss_stat: the thread whose mm an mm_id was last seen as current for.
   absl::flat_hash_map<int64_t, uint32_t> mm_owner_;
-  absl::flat_hash_map<int64_t, uint32_t> gpus_;
   // Individual ion / dma-buf buffers, one slice per allocation on a compressed track set.
   AsyncTrackSets buffer_tracks_;
 };

@@ -1,5 +1,6 @@
 #include "libs/trace/trackers/trace_context.h"
 
+#include "libs/trace/trackers/gpu_tracker.h"
 #include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
 
@@ -16,7 +17,8 @@ TraceContext::TraceContext(TraceStorage* s)
       irqs(s, &tracks, &slices),
       process_counters(s, &tracks),
       track_events(std::make_unique<TrackEventTracker>(this)),
-      json_events(std::make_unique<JsonEventTracker>(this)) {}
+      json_events(std::make_unique<JsonEventTracker>(this)),
+      gpus(std::make_unique<GpuTracker>(this)) {}
 
 TraceContext::~TraceContext() = default;
 

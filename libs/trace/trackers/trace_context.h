@@ -16,6 +16,7 @@
 
 namespace tw {
 
+class GpuTracker;
 class TrackEventTracker;
 class JsonEventTracker;
 
@@ -34,6 +35,7 @@ struct TraceContext {
   ProcessCounterTracker process_counters;
   std::unique_ptr<TrackEventTracker> track_events;
   std::unique_ptr<JsonEventTracker> json_events;
+  std::unique_ptr<GpuTracker> gpus;
 };
 
 }  // namespace tw

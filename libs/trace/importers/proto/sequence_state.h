@@ -18,6 +18,7 @@ class SequenceState {
  public:
   // Drops all interned data and defaults: the writer cleared its incremental state.
   void Clear() {
+    ++generation_;
     interned_.clear();
     defaults_.reset();
     incremental_clock_values_.clear();
@@ -26,6 +27,9 @@ class SequenceState {
   }
 
   bool incremental_state_valid() const { return valid_; }
+  // Bumped each time the incremental state is cleared: what was interned before means nothing
+  // after.
+  uint32_t generation() const { return generation_; }
   void set_incremental_state_valid(bool v) { valid_ = v; }
 
   // Interned messages by InternedData field number and iid. Bytes are copied: the packet
@@ -72,6 +76,7 @@ class SequenceState {
     }
   };
   bool valid_ = true;
+  uint32_t generation_ = 0;
   absl::flat_hash_map<std::pair<uint32_t, uint64_t>, std::string> interned_;
   std::optional<std::string> defaults_;
   absl::flat_hash_map<uint32_t, int64_t> incremental_clock_values_;

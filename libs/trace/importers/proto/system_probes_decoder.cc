@@ -19,7 +19,8 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       chrome_(ctx),
       android_(ctx),
       frame_timeline_(ctx),
-      input_events_(ctx) {}
+      input_events_(ctx),
+      gpu_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
   // Every kind handled here is a nested message; anything else is malformed for its field.
@@ -91,6 +92,12 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kFrameTimelineEvent:
       if (message) frame_timeline_.Decode(packet, field);
+      return true;
+    case tp::kGpuCounterEvent:
+      if (message) gpu_.DecodeCounterEvent(packet, field);
+      return true;
+    case tp::kGpuInfo:
+      if (message) gpu_.DecodeGpuInfo(packet, field);
       return true;
     case tp::kWinscopeExtensions:
       if (message) input_events_.DecodeWinscopeExtensions(packet, field);

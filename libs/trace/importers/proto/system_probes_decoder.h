@@ -16,6 +16,7 @@
 #include "libs/trace/importers/proto/cpu_info_decoder.h"
 #include "libs/trace/importers/proto/frame_timeline_decoder.h"
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
+#include "libs/trace/importers/proto/gpu_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/process_stats_decoder.h"
 #include "libs/trace/importers/proto/sequence_loss_tracker.h"
@@ -60,6 +61,7 @@ class SystemProbesDecoder {
   AndroidProbesDecoder android_;
   FrameTimelineDecoder frame_timeline_;
   AndroidInputEventDecoder input_events_;
+  GpuDecoder gpu_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
 
