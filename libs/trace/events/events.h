@@ -45,6 +45,7 @@ enum class EventType : uint8_t {
   kAndroidProcessLifecycle,  // a framework process start / binder death (TrackEvent extension)
   kGraphicsFrameEvent,  // a SurfaceFlinger buffer event (GraphicsFrameEventData)
   kGpuEvent,            // GPU counters, render stages, logs, GPU info (GpuEventData)
+  kWinscope,            // a winscope dump or entry (WinscopeData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -451,6 +452,81 @@ struct GpuEventData {
   std::vector<Arg> args;  // extra_info
 };
 
+// One winscope packet (Android window-system tracing), already turned into args by reflection
+// over the schema; the tracker stores the rows.
+struct WinscopeData {
+  enum class Kind : uint8_t {
+    kInputMethodClients,
+    kInputMethodManagerService,
+    kInputMethodService,
+    kSurfaceFlingerTransactions,
+    kShellTransition,
+    kShellHandlerMappings,
+    kViewCapture,
+    kWindowManager,
+  };
+  Kind kind = Kind::kInputMethodClients;
+  StringId proto = kNullStringId;  // the raw message, base64
+  std::vector<Arg> args;
+  std::optional<int64_t> vsync_id;
+
+  // kSurfaceFlingerTransactions: one row per change, in trace_processor's order.
+  struct Change {
+    StringId type = kNullStringId;   // LAYER_ADDED, LAYER_CHANGED, DISPLAY_ADDED, NOOP, ...
+    StringId proto = kNullStringId;
+    std::optional<std::vector<Arg>> args;
+    std::optional<int64_t> transaction_id;
+    std::optional<uint32_t> pid, uid, layer_id, display_id;
+    std::optional<uint64_t> what;  // the change bitset, named by the flags table
+    bool display_what = false;     // `what` of a DisplayState rather than a LayerState
+  };
+  std::vector<Change> changes;
+
+  // kShellTransition: one packet's part of a transition (parts arrive in several packets).
+  struct Rect {
+    double x = 0, y = 0, w = 0, h = 0;
+  };
+  struct Participant {
+    std::optional<uint32_t> layer_id, window_id, mode, flags, start_display_id, end_display_id,
+        start_rotation, end_rotation;
+    std::optional<Rect> start_bounds, end_bounds;
+  };
+  struct Transition {
+    int64_t id = 0;
+    std::optional<uint32_t> type, flags;
+    std::optional<int64_t> send_time, dispatch_time, shell_abort_time, wm_abort_time,
+        finish_time, merge_time, create_time, handler;
+    std::optional<int64_t> start_transaction_id, finish_transaction_id;
+    std::vector<Participant> participants;
+  };
+  Transition transition;
+  // kShellHandlerMappings: (handler id, name).
+  std::vector<std::pair<int64_t, StringId>> handlers;
+
+  // kViewCapture: the snapshot's package and window (args and proto above) and its views.
+  StringId package_name = kNullStringId, window_name = kNullStringId;
+  struct View {
+    StringId proto = kNullStringId;
+    std::vector<Arg> args;
+    uint32_t node_id = 0, hashcode = 0, parent_id = 0;
+    bool is_visible = false;
+    StringId class_name = kNullStringId, view_id = kNullStringId;
+  };
+  std::vector<View> views;
+  // Interned strings the snapshot and its views used: (raw proto, flat key, iid, string).
+  struct Deinterned {
+    StringId proto;
+    StringId flat_key;
+    int64_t iid;
+    StringId value;
+  };
+  std::vector<Deinterned> deinterned;
+
+  // kWindowManager.
+  uint32_t focused_display_id = 0;
+  bool has_invalid_elapsed_ts = false;
+};
+
 struct EventPayload {
   virtual ~EventPayload() = default;
 };
@@ -509,6 +585,7 @@ struct Event {
       case EventType::kAndroidProcessLifecycle:
       case EventType::kGraphicsFrameEvent:
       case EventType::kGpuEvent:
+      case EventType::kWinscope:
         return true;
       default:
         return false;

@@ -16,6 +16,7 @@
 #include "libs/trace/storage/tables/process_tables.h"
 #include "libs/trace/storage/tables/sched_tables.h"
 #include "libs/trace/storage/tables/track_tables.h"
+#include "libs/trace/storage/tables/winscope_tables.h"
 
 namespace tw {
 
@@ -52,4 +53,19 @@ using OptI32 = std::optional<int32_t>;
   X(TW_ANDROID_USER_LIST_TABLE)            \
   X(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)  \
   X(TW_GPU_TABLE)                          \
-  X(TW_GPU_COUNTER_GROUP_TABLE)
+  X(TW_GPU_COUNTER_GROUP_TABLE)            \
+  X(TW_INPUTMETHOD_CLIENTS_TABLE)          \
+  X(TW_INPUTMETHOD_MANAGER_SERVICE_TABLE)  \
+  X(TW_INPUTMETHOD_SERVICE_TABLE)          \
+  X(TW_SURFACEFLINGER_TRANSACTIONS_TABLE)  \
+  X(TW_SURFACEFLINGER_TRANSACTION_TABLE)   \
+  X(TW_SURFACEFLINGER_TRANSACTION_FLAG_TABLE) \
+  X(TW_WINSCOPE_RECT_TABLE)                \
+  X(TW_SHELL_TRANSITIONS_TABLE)            \
+  X(TW_SHELL_TRANSITION_PARTICIPANTS_TABLE) \
+  X(TW_SHELL_TRANSITION_PROTOS_TABLE)      \
+  X(TW_SHELL_TRANSITION_HANDLERS_TABLE)    \
+  X(TW_VIEWCAPTURE_TABLE)                  \
+  X(TW_VIEWCAPTURE_VIEW_TABLE)             \
+  X(TW_VIEWCAPTURE_INTERNED_DATA_TABLE)    \
+  X(TW_WINDOWMANAGER_TABLE)

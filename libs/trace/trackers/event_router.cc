@@ -20,6 +20,7 @@ EventRouter::EventRouter(TraceContext* context)
       clock_rates_(context),
       suspend_resume_(context),
       kernel_events_(context),
+      winscope_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -66,6 +67,7 @@ void EventRouter::Route(Event& e) {
       graphics_frames_.OnEvent(e.ts, e.As<GraphicsFrameEventData>());
       break;
     case EventType::kGpuEvent: ctx_->gpus->OnEvent(e.ts, e.As<GpuEventData>()); break;
+    case EventType::kWinscope: winscope_.OnEvent(e.ts, e.As<WinscopeData>()); break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;
@@ -442,6 +444,7 @@ void EventRouter::Finish() {
   // Counters emitted by threads for their process find their tracks last, once every
   // thread's process is known.
   ctx_->process_counters.Finish();
+  winscope_.Finish();
 }
 
 }  // namespace tw

@@ -18,6 +18,7 @@
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
+#include "libs/trace/trackers/winscope_tracker.h"
 #include "libs/trace/trackers/virtio_tracker.h"
 
 namespace tw {
@@ -56,6 +57,7 @@ class EventRouter {
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;
   KernelEventTracker kernel_events_;
+  WinscopeTracker winscope_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

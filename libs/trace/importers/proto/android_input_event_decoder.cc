@@ -86,19 +86,6 @@ constexpr ArgsSchemaMessage kDispatch = {kDispatchFields, std::size(kDispatchFie
 
 }  // namespace
 
-void AndroidInputEventDecoder::DecodeWinscopeExtensions(const PacketContext& packet,
-                                                        const proto::Field& field) {
-  proto::Decoder d(field);
-  proto::Field f;
-  while (d.Next(&f)) {
-    if (f.id == pf::winscope_extensions::kAndroidInputEvent &&
-        f.type == proto::kLengthDelimited) {
-      DecodeInputEvent(packet, f);
-    }
-  }
-  if (d.error()) ctx_->storage->IncrementStat("proto_decode_errors");
-}
-
 void AndroidInputEventDecoder::DecodeInputEvent(const PacketContext& packet,
                                                 const proto::Field& field) {
   namespace ie = pf::android_input_event;

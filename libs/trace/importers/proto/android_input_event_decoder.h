@@ -14,10 +14,10 @@ class AndroidInputEventDecoder {
   explicit AndroidInputEventDecoder(ImportContext* ctx) : ctx_(ctx) {}
 
   // `field` is the WinscopeExtensions message; other extensions in it are ignored.
-  void DecodeWinscopeExtensions(const PacketContext& packet, const proto::Field& field);
+  // One AndroidInputEvent (the android_input_event extension of WinscopeExtensions).
+  void DecodeInputEvent(const PacketContext& packet, const proto::Field& field);
 
  private:
-  void DecodeInputEvent(const PacketContext& packet, const proto::Field& field);
   bool DecodeMotion(const proto::Field& field, AndroidInputEventData* out);
   bool DecodeKey(const proto::Field& field, AndroidInputEventData* out);
   bool DecodeDispatch(const proto::Field& field, AndroidInputEventData* out);

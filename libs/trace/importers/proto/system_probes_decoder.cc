@@ -6,6 +6,11 @@ namespace tw {
 
 namespace tp = pf::trace_packet;
 
+// TracePacket fields of the winscope data sources (frameworks' trace packet extensions).
+constexpr uint32_t kSurfaceFlingerTransactions = 94;
+constexpr uint32_t kShellTransition = 96;
+constexpr uint32_t kShellHandlerMappings = 97;
+
 SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
     : ctx_(ctx),
       process_stats_(ctx),
@@ -20,7 +25,8 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       android_(ctx),
       frame_timeline_(ctx),
       input_events_(ctx),
-      gpu_(ctx) {}
+      gpu_(ctx),
+      winscope_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
   // Every kind handled here is a nested message; anything else is malformed for its field.
@@ -100,11 +106,36 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       if (message) gpu_.DecodeGpuInfo(packet, field);
       return true;
     case tp::kWinscopeExtensions:
-      if (message) input_events_.DecodeWinscopeExtensions(packet, field);
+      if (message) DecodeWinscopeExtensions(packet, field);
+      return true;
+    case kShellTransition:
+      if (message) winscope_.DecodeShellTransition(packet, field);
+      return true;
+    case kShellHandlerMappings:
+      if (message) winscope_.DecodeShellHandlerMappings(packet, field);
+      return true;
+    case kSurfaceFlingerTransactions:
+      if (message) winscope_.DecodeSurfaceFlingerTransactions(packet, field);
       return true;
     default:
       return false;
   }
+}
+
+void SystemProbesDecoder::DecodeWinscopeExtensions(const PacketContext& packet,
+                                                   const proto::Field& field) {
+  // A carrier of extension fields; the first one recognised is the packet's payload.
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.type != proto::kLengthDelimited) continue;
+    if (f.id == pf::winscope_extensions::kAndroidInputEvent) {
+      input_events_.DecodeInputEvent(packet, f);
+      return;
+    }
+    if (winscope_.DecodeExtension(packet, f)) return;
+  }
+  if (d.error()) ctx_->storage->IncrementStat("proto_decode_errors");
 }
 
 void SystemProbesDecoder::Finish() { trace_config_.Finish(trace_stats_.bytes_overwritten()); }

@@ -25,6 +25,7 @@
 #include "libs/trace/importers/proto/system_info_decoder.h"
 #include "libs/trace/importers/proto/trace_config_decoder.h"
 #include "libs/trace/importers/proto/trace_stats_decoder.h"
+#include "libs/trace/importers/proto/winscope_decoder.h"
 
 namespace tw {
 
@@ -47,6 +48,8 @@ class SystemProbesDecoder {
   void Finish();
 
  private:
+  void DecodeWinscopeExtensions(const PacketContext& packet, const proto::Field& field);
+
   ImportContext* ctx_;
   SequenceLossTracker sequence_loss_;
   ProcessStatsDecoder process_stats_;
@@ -62,6 +65,7 @@ class SystemProbesDecoder {
   FrameTimelineDecoder frame_timeline_;
   AndroidInputEventDecoder input_events_;
   GpuDecoder gpu_;
+  WinscopeDecoder winscope_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
 

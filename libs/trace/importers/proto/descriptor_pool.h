@@ -1,0 +1,71 @@
+#pragma once
+// Message and enum definitions read from a serialized FileDescriptorSet (protoc's
+// --descriptor_set_out), so a message can be turned into args by reflection: field names,
+// types and enum value names come from the project's own .proto subsets (schema/), compiled at
+// build time and embedded. Read with the importer's own wire decoder; no libprotobuf.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace tw {
+
+struct ProtoFieldDef {
+  // FieldDescriptorProto.Type values.
+  enum Type : uint8_t {
+    kDouble = 1, kFloat = 2, kInt64 = 3, kUint64 = 4, kInt32 = 5, kFixed64 = 6, kFixed32 = 7,
+    kBool = 8, kString = 9, kGroup = 10, kMessage = 11, kBytes = 12, kUint32 = 13, kEnum = 14,
+    kSfixed32 = 15, kSfixed64 = 16, kSint32 = 17, kSint64 = 18,
+  };
+  uint32_t number = 0;
+  std::string name;
+  Type type = kInt32;
+  bool repeated = false;
+  std::string type_name;  // fully qualified, with a leading '.', for messages and enums
+  std::optional<std::string> default_value;
+  int32_t message_index = -1;  // resolved type_name, into DescriptorPool::messages()
+  int32_t enum_index = -1;     // resolved type_name, into DescriptorPool::enums()
+};
+
+struct ProtoMessageDef {
+  std::string full_name;  // with a leading '.'
+  std::vector<ProtoFieldDef> fields;
+  absl::flat_hash_map<uint32_t, uint32_t> by_number;  // field number → index in fields
+
+  const ProtoFieldDef* Field(uint32_t number) const {
+    auto it = by_number.find(number);
+    return it == by_number.end() ? nullptr : &fields[it->second];
+  }
+};
+
+struct ProtoEnumDef {
+  std::string full_name;
+  absl::flat_hash_map<int32_t, std::string> names;  // value → name (first name wins)
+};
+
+class DescriptorPool {
+ public:
+  // Adds every message and enum of a serialized FileDescriptorSet. False if it is malformed.
+  bool AddFileDescriptorSet(std::string_view bytes);
+
+  // The message named `full_name` (".package.Message"), or nullptr.
+  const ProtoMessageDef* FindMessage(std::string_view full_name) const;
+  const std::vector<ProtoMessageDef>& messages() const { return messages_; }
+  const std::vector<ProtoEnumDef>& enums() const { return enums_; }
+
+ private:
+  void AddMessage(std::string_view bytes, const std::string& scope);
+  void AddEnum(std::string_view bytes, const std::string& scope);
+  void Resolve();
+
+  std::vector<ProtoMessageDef> messages_;
+  std::vector<ProtoEnumDef> enums_;
+  absl::flat_hash_map<std::string, uint32_t> message_by_name_;
+  absl::flat_hash_map<std::string, uint32_t> enum_by_name_;
+};
+
+}  // namespace tw

@@ -1,0 +1,18 @@
+#include "libs/trace/importers/proto/schema_pools.h"
+
+#include <string_view>
+
+namespace tw {
+
+std::string_view WinscopeDescriptorSet();  // generated from schema/winscope.proto
+
+const DescriptorPool& WinscopeDescriptors() {
+  static const DescriptorPool* pool = [] {
+    auto* p = new DescriptorPool();
+    p->AddFileDescriptorSet(WinscopeDescriptorSet());
+    return p;
+  }();
+  return *pool;
+}
+
+}  // namespace tw
