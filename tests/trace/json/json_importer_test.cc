@@ -242,11 +242,11 @@ TEST(JsonImporterTest, OverlappingCompleteEventsSpillOntoOverflowTracks) {
   EXPECT_EQ(Rows(*t, "SELECT s.name, s.depth, t.type, "
                      "EXTRACT_ARG(t.dimension_arg_set_id, 'track_compressor_idx') "
                      "FROM slice s JOIN track t ON s.track_id = t.id ORDER BY s.ts"),
-            "outer,0,thread,[NULL]\n"
+            "outer,0,thread_execution,[NULL]\n"
             "inner,0,thread_overlapping_slice,0\n"
             "third,0,thread_overlapping_slice,1\n"
-            "later,0,thread,[NULL]\n"
-            "nested,1,thread,[NULL]\n");
+            "later,0,thread_execution,[NULL]\n"
+            "nested,1,thread_execution,[NULL]\n");
   EXPECT_EQ(Stat(*t, "slice_spill_overlapping_complete_event"), 2);
 }
 
