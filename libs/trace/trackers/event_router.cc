@@ -294,7 +294,7 @@ void EventRouter::WriteCpuCounterFtraceRow(const Event& e, bool freq) {
                                  .name = freq ? cpu_frequency_name_ : cpu_idle_name_,
                                  .utid = utid,
                                  .arg_set_id = it->second,
-                                 .common_flags = c.common_flags,
+                                 .common_flags = 0,  // as every generically stored event (OnFtraceRaw)
                                  .ucpu = e.cpu});
 }
 

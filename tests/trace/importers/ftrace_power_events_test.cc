@@ -61,7 +61,7 @@ std::unique_ptr<LoadedTrace> LoadWith(Layout layout) {
   return t.ok() ? std::move(*t) : nullptr;
 }
 
-const Table kFtraceRows = {{"100", "cpu_idle", "1", "0", "1"},
+const Table kFtraceRows = {{"100", "cpu_idle", "1", "0", "0"},
                            {"150", "cpu_frequency", "0", "42", "0"},
                            {"200", "cpu_idle", "1", "0", "0"},
                            {"250", "cpu_idle", "2", "0", "0"}};
