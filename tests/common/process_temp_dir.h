@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -12,7 +13,20 @@
 
 namespace tw::testing {
 
-// Ends with '/'. Created on first use.
+// Removes the directory when the process exits normally, so a test run leaves no traces,
+// databases or reports behind in TMPDIR (a full run wrote about 1 GB). TW_KEEP_TEST_FILES=1 keeps
+// them for a look after a failure.
+struct ProcessTempDirRemover {
+  std::string dir;
+  ~ProcessTempDirRemover() {
+    const char* keep = std::getenv("TW_KEEP_TEST_FILES");
+    if (keep != nullptr && std::string(keep) == "1") return;
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
+// Ends with '/'. Created on first use; removed at exit.
 inline std::string ProcessTempDir() {
   static const std::string dir = [] {
     std::string d = ::testing::TempDir();
@@ -21,6 +35,7 @@ inline std::string ProcessTempDir() {
     std::filesystem::create_directories(d);
     return d;
   }();
+  static const ProcessTempDirRemover remover{dir};
   return dir;
 }
 
