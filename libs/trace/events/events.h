@@ -186,6 +186,9 @@ struct CounterData {
   StringId type = kNullStringId;  // trace_processor's track type (classification)
   double value = 0;
   std::vector<Arg> dimension_args;  // extra dimensions for the track (e.g. cpustat key)
+  std::vector<Arg> args;            // args of the sample itself (counter.arg_set_id)
+  std::vector<Arg> track_args;      // the track's source args, set when the track is created
+  bool declare_only = false;        // create the track (a described meter) but add no sample
 };
 
 // A TrackEvent packet (or a descriptor packet of the track_event family) resolved against its

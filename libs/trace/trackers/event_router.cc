@@ -412,7 +412,14 @@ void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
       ctx_->track_events->OnTrackCounter(ts, static_cast<uint64_t>(c.scope_id), c.value);
       return;
   }
-  storage_->counter.Insert({.ts = ts, .track_id = track, .value = c.value});
+  if (!c.track_args.empty() && storage_->track.source_arg_set_id.IsNull(track)) {
+    if (auto set = ctx_->args.AddArgSet(c.track_args)) {
+      storage_->track.source_arg_set_id.Set(track, *set);
+    }
+  }
+  if (c.declare_only) return;
+  storage_->counter.Insert(
+      {.ts = ts, .track_id = track, .value = c.value, .arg_set_id = ctx_->args.AddArgSet(c.args)});
   storage_->ExtendBounds(ts);
 }
 

@@ -22,15 +22,22 @@ class CounterEmitter {
     std::string_view type;
     std::string_view unit;           // empty: no unit
     std::vector<Arg> dimensions;     // beyond the scope's own (cpu / upid / utid)
+    std::vector<Arg> source_args;    // the track's args (track.source_arg_set_id), if any
   };
 
-  void Emit(const PacketContext& packet, Track track, double value);
+  // `args`: args of the sample itself (counter.arg_set_id).
+  void Emit(const PacketContext& packet, Track track, double value, std::vector<Arg> args = {});
+  // Creates the track (a meter a descriptor announced) without adding a sample.
+  void Declare(const PacketContext& packet, Track track);
 
   // Dimension args with interned keys.
   Arg IntDimension(std::string_view key, int64_t value);
   Arg StringDimension(std::string_view key, std::string_view value);
+  Arg UintDimension(std::string_view key, uint64_t value);
 
  private:
+  CounterData Build(Track track);
+
   ImportContext* ctx_;
 };
 

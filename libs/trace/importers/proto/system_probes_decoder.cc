@@ -26,6 +26,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       frame_timeline_(ctx),
       input_events_(ctx),
       gpu_(ctx),
+      power_(ctx),
       winscope_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
@@ -104,6 +105,18 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kGpuInfo:
       if (message) gpu_.DecodeGpuInfo(packet, field);
+      return true;
+    case tp::kBattery:
+      if (message) power_.DecodeBattery(packet, field);
+      return true;
+    case tp::kPowerRails:
+      if (message) power_.DecodePowerRails(packet, field);
+      return true;
+    case tp::kAndroidEnergyEstimationBreakdown:
+      if (message) power_.DecodeEnergyBreakdown(packet, field);
+      return true;
+    case tp::kEntityStateResidency:
+      if (message) power_.DecodeEntityStateResidency(packet, field);
       return true;
     case tp::kWinscopeExtensions:
       if (message) DecodeWinscopeExtensions(packet, field);

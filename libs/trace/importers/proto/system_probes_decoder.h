@@ -2,7 +2,8 @@
 // Decodes the packets of system probes and trace bookkeeping: process_stats and sys_stats
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, android logs,
-// initial display state, packages list, frame timeline events, Android input events (winscope
+// initial display state, packages list, frame timeline events, power (battery, rails, energy
+// breakdown, entity residency), Android input events (winscope
 // extensions), Chrome metadata. Timed data becomes events; descriptive
 // data becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine,
 // package_list). Each packet kind has its own decoder; this class routes to them and holds the
@@ -18,6 +19,7 @@
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
 #include "libs/trace/importers/proto/gpu_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/power_decoder.h"
 #include "libs/trace/importers/proto/process_stats_decoder.h"
 #include "libs/trace/importers/proto/sequence_loss_tracker.h"
 #include "libs/trace/importers/proto/session_metadata_decoder.h"
@@ -65,6 +67,7 @@ class SystemProbesDecoder {
   FrameTimelineDecoder frame_timeline_;
   AndroidInputEventDecoder input_events_;
   GpuDecoder gpu_;
+  PowerDecoder power_;
   WinscopeDecoder winscope_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
