@@ -17,6 +17,7 @@ SuspendResumeTracker::SuspendResumeTracker(TraceContext* ctx) : ctx_(ctx) {
   minimal_track_ = s->Intern("Suspend/Resume Minimal");
   latency_track_ = s->Intern("Suspend/Resume Latency");
   suspended_ = s->Intern("Suspended");
+  main_event_ = s->Intern("Main Kernel Suspend Event");
 }
 
 void SuspendResumeTracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
@@ -57,12 +58,33 @@ void SuspendResumeTracker::OnFtraceEvent(int64_t ts, const FtraceRawData& raw) {
     return CreateTrack(ctx_->storage, &ctx_->args, spec);
   };
   const int64_t cookie = static_cast<int64_t>(name);
-  if (*start) {
-    ctx_->slices.Begin(ts, latency_tracks_.Begin(set, cookie, factory), kNullStringId, name, {});
-  } else {
-    ctx_->slices.End(ts, latency_tracks_.End(set, cookie, factory), kNullStringId, kNullStringId,
-                     {});
+  auto end = [&](int64_t c) {
+    ctx_->slices.End(ts, latency_tracks_.End(set, c, factory), kNullStringId, kNullStringId, {});
+  };
+  if (!*start) {
+    end(cookie);
+    if (*action == "suspend_enter") {
+      state_ = State::kIdle;
+    } else if (*action == "thaw_processes" && state_ == State::kFreezing) {
+      // A failed suspend_prepare: the kernel thaws inside freeze_processes and never ends
+      // suspend_enter, so end it here.
+      end(suspend_enter_cookie_);
+      state_ = State::kIdle;
+    }
+    return;
   }
+  if (*action == "suspend_enter") {
+    state_ = State::kEntering;
+    suspend_enter_cookie_ = cookie;
+  } else if (*action == "freeze_processes" && state_ == State::kEntering) {
+    state_ = State::kFreezing;
+  }
+  ArgsTracker& args = ctx_->args;
+  ctx_->slices.Begin(
+      ts, latency_tracks_.Begin(set, cookie, factory), kNullStringId, name,
+      {args.MakeArg("utid", ArgValue::Uint(ctx_->processes.GetOrCreateThread(raw.pid))),
+       args.MakeArg("event_type", ArgValue::String(main_event_)),
+       args.MakeArg("cpu", ArgValue::Uint(raw.cpu))});
 }
 
 }  // namespace tw

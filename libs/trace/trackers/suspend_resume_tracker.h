@@ -4,8 +4,9 @@
 // suspend_resume (action, val, start) → "<action>(<val>)" slices on "Suspend/Resume Latency",
 // one track per concurrently open action. android.suspend reads both.
 //
-// Not reproduced: trace_processor's repair of a suspend_enter slice left open after a failed
-// suspend_prepare (it ends it at thaw_processes).
+// A suspend_enter slice left open by a failed suspend_prepare (thaw_processes ends while
+// freeze_processes runs inside suspend_enter) is ended at that thaw_processes, as
+// trace_processor repairs it.
 
 #include <cstdint>
 
@@ -26,7 +27,10 @@ class SuspendResumeTracker {
  private:
   TraceContext* ctx_;
   StringId minimal_event_, latency_event_, start_key_, action_key_, val_key_;
-  StringId minimal_track_, latency_track_, suspended_;
+  StringId minimal_track_, latency_track_, suspended_, main_event_;
+  enum class State { kIdle, kEntering, kFreezing };
+  State state_ = State::kIdle;
+  int64_t suspend_enter_cookie_ = 0;
   AsyncTrackSets latency_tracks_;
 };
 

@@ -1,7 +1,7 @@
-// cpu_idle and cpu_frequency ftrace events: a counter row on the cpu's track and an ftrace_event
-// row with the event's fields as args. The decoder carries the usual (state, cpu_id) payload
-// inline, without a generic twin event; any other payload layout takes the generic path. Both
-// must give the same rows.
+// cpu_idle, cpu_frequency and suspend_resume ftrace events. cpu_idle / cpu_frequency: a counter
+// row on the cpu's track and an ftrace_event row with the event's fields as args. The decoder
+// carries the usual (state, cpu_id) payload inline, without a generic twin event; any other
+// payload layout takes the generic path. Both must give the same rows.
 
 #include <gtest/gtest.h>
 
@@ -134,6 +134,63 @@ TEST(FtracePowerEvents, SyntheticTraceWithIdleFrequencyAndBlockedReasons) {
     }
     std::remove(path.c_str());
   }
+}
+
+}  // namespace
+}  // namespace tw
+
+namespace tw {
+namespace {
+
+void AddSuspendResume(proto::Writer& trace, int64_t ts, std::string_view action, int32_t val,
+                      bool start) {
+  proto::Writer body;
+  body.String(1, action);  // SuspendResumeFtraceEvent: action, val, start
+  body.Int(2, val);
+  body.Varint(3, start ? 1 : 0);
+  proto::Writer event;
+  event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
+  event.Varint(pf::ftrace_event::kPid, 7);
+  event.Message(pf::ftrace_event::kSuspendResume, body);
+  proto::Writer bundle;
+  bundle.Varint(pf::ftrace_event_bundle::kCpu, 2);
+  bundle.Message(pf::ftrace_event_bundle::kEvent, event);
+  proto::Writer packet;
+  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
+  trace.Message(pf::trace::kPacket, packet);
+}
+
+// A suspend whose prepare step fails: freeze_processes runs inside suspend_enter and calls
+// thaw_processes, and suspend_enter never ends; its slice ends with that thaw_processes. A
+// second, successful suspend after it is left alone, and timekeeping_freeze's val (the cpu)
+// does not split its begin from its end.
+TEST(SuspendResume, FailedPrepareEndsSuspendEnterAtThaw) {
+  proto::Writer trace;
+  AddSuspendResume(trace, 1000, "suspend_enter", 3, true);
+  AddSuspendResume(trace, 1200, "freeze_processes", 0, true);
+  AddSuspendResume(trace, 1250, "thaw_processes", 0, true);
+  AddSuspendResume(trace, 1290, "thaw_processes", 0, false);
+  AddSuspendResume(trace, 1300, "freeze_processes", 0, false);
+  AddSuspendResume(trace, 1500, "suspend_enter", 3, true);
+  AddSuspendResume(trace, 1600, "freeze_processes", 0, true);
+  AddSuspendResume(trace, 1700, "freeze_processes", 0, false);
+  AddSuspendResume(trace, 2000, "suspend_enter", 3, false);
+  AddSuspendResume(trace, 3000, "timekeeping_freeze", 4, true);
+  AddSuspendResume(trace, 3500, "timekeeping_freeze", 1, false);
+  auto t = LoadTraceBytes(trace.Take());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(Rows((*t)->db(), "SELECT s.ts, s.dur, s.name FROM slice s JOIN track t "
+                             "ON s.track_id = t.id WHERE t.name = 'Suspend/Resume Latency' "
+                             "ORDER BY s.ts"),
+            (Table{{"1000", "290", "suspend_enter(3)"},
+                   {"1200", "100", "freeze_processes(0)"},
+                   {"1250", "40", "thaw_processes(0)"},
+                   {"1500", "500", "suspend_enter(3)"},
+                   {"1600", "100", "freeze_processes(0)"},
+                   {"3000", "500", "timekeeping_freeze(0)"}}));
+  EXPECT_EQ(Rows((*t)->db(), "SELECT extract_arg(arg_set_id, 'event_type'), "
+                             "extract_arg(arg_set_id, 'cpu') FROM slice WHERE ts = 1000"),
+            (Table{{"Main Kernel Suspend Event", "2"}}));
 }
 
 }  // namespace
