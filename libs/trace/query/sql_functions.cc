@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/query/ftrace_text.h"
 #include "libs/trace/storage/trace_storage.h"
 
 namespace tw {
@@ -34,6 +35,10 @@ struct SqlFunctionCaches {
   bool clocks_ready = false;
   std::map<int64_t, int64_t> realtime;
   std::map<int64_t, int64_t> monotonic;
+
+  // TO_FTRACE: the kernel version (system_info's release), which decides how fields read.
+  bool kernel_ready = false;
+  std::optional<KernelVersion> kernel;
 };
 
 SqlFunctionContext::SqlFunctionContext(const TraceStorage* s)
@@ -120,6 +125,28 @@ void ResultArgValue(sqlite3_context* ctx, const SqlFunctionContext* c, uint32_t 
   }
 }
 
+// Arg rows in arg_set_id order: position -> row (the identity when the column is sorted).
+uint32_t ArgRowAt(const SqlFunctionContext* c, uint32_t pos) {
+  const std::vector<uint32_t>& order = c->caches->args_order;
+  return order.empty() ? pos : order[pos];
+}
+
+// The first position (in arg_set_id order) of arg set `set`; its args follow contiguously.
+uint32_t ArgSetStart(SqlFunctionContext* c, int64_t set) {
+  PrepareArgs(c);
+  const ArgTable& args = c->storage->args;
+  uint32_t lo = 0, hi = args.row_count();
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (args.arg_set_id[ArgRowAt(c, mid)] < set) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 void ExtractArg(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
@@ -134,21 +161,9 @@ void ExtractArg(sqlite3_context* ctx, int, sqlite3_value** argv) {
   const StringId key = c->storage->strings().Find(TextArg(argv[1]));
   if (key == kNullStringId || set < 0 || set > UINT32_MAX) return;
 
-  // Args of one set are contiguous in arg_set_id order: binary search the set, then scan it.
   const ArgTable& args = c->storage->args;
-  const std::vector<uint32_t>& order = c->caches->args_order;
-  auto row_at = [&](uint32_t pos) { return order.empty() ? pos : order[pos]; };
-  uint32_t lo = 0, hi = args.row_count();
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (args.arg_set_id[row_at(mid)] < set) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  for (uint32_t pos = lo; pos < args.row_count(); ++pos) {
-    const uint32_t row = row_at(pos);
+  for (uint32_t pos = ArgSetStart(c, set); pos < args.row_count(); ++pos) {
+    const uint32_t row = ArgRowAt(c, pos);
     if (args.arg_set_id[row] != set) break;
     if (args.key[row] == key) return ResultArgValue(ctx, c, row);
   }
@@ -509,6 +524,43 @@ void StripHex(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
 }
 
+// --------------------------------------------------------------------------------- TO_FTRACE
+
+void ToFtrace(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
+    return sqlite3_result_error(ctx, "Usage: to_ftrace(id)", -1);
+  }
+  SqlFunctionContext* c = ContextOf(ctx);
+  const TraceStorage& s = *c->storage;
+  const int64_t id = sqlite3_value_int64(argv[0]);
+  if (id < 0 || id >= s.ftrace_event.row_count()) {
+    return sqlite3_result_error(ctx, "to_ftrace: no ftrace_event row with this id", -1);
+  }
+  SqlFunctionCaches& k = *c->caches;
+  if (!k.kernel_ready) {
+    k.kernel_ready = true;
+    if (auto release = s.GetMetadataString("system_release")) {
+      k.kernel = ParseKernelVersion(*release);
+    }
+  }
+  const uint32_t row = static_cast<uint32_t>(id);
+  std::vector<uint32_t> arg_rows;
+  if (!s.ftrace_event.arg_set_id.IsNull(row)) {
+    const uint32_t set = s.ftrace_event.arg_set_id[row];
+    for (uint32_t pos = ArgSetStart(c, set); pos < s.args.row_count(); ++pos) {
+      const uint32_t arg = ArgRowAt(c, pos);
+      if (s.args.arg_set_id[arg] != set) break;
+      arg_rows.push_back(arg);
+    }
+  }
+  const std::optional<std::string> line = FtraceEventText(s, row, arg_rows, k.kernel);
+  if (!line) {
+    return sqlite3_result_error(
+        ctx, absl::StrCat("to_ftrace: Cannot serialize row id ", id).c_str(), -1);
+  }
+  ResultString(ctx, *line);
+}
+
 // ------------------------------------------------------------------------------ registration
 
 struct ScalarDef {
@@ -536,6 +588,7 @@ constexpr ScalarDef kScalars[] = {
     {"unhex", 1, Unhex, true},
     {"str_split", 3, StrSplit, true},
     {"__intrinsic_strip_hex", 2, StripHex, true},
+    {"to_ftrace", 1, ToFtrace, true},
 };
 
 }  // namespace
