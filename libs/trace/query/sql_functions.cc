@@ -259,14 +259,21 @@ void ResultMetadata(sqlite3_context* ctx, sqlite3_value* name, sqlite3_value* ma
   auto matches = [](const IntColumn<uint32_t>& col, uint32_t row, sqlite3_value* want) {
     return !want || (!col.IsNull(row) && col[row] == sqlite3_value_int64(want));
   };
-  for (uint32_t row = 0; row < m.row_count(); ++row) {
-    if (m.name[row] != id || !matches(m.machine_id, row, machine) ||
-        !matches(m.trace_id, row, trace)) {
-      continue;
+  // Without a machine, the host's value (or a value about no machine) wins over a remote
+  // machine's, whichever was recorded first.
+  for (const bool host_only : {!machine, false}) {
+    for (uint32_t row = 0; row < m.row_count(); ++row) {
+      if (m.name[row] != id || !matches(m.machine_id, row, machine) ||
+          !matches(m.trace_id, row, trace)) {
+        continue;
+      }
+      if (host_only && !m.machine_id.IsNull(row) && m.machine_id[row] != 0) continue;
+      if (m.str_value[row] != kNullStringId) {
+        return ResultPoolString(ctx, s->Str(m.str_value[row]));
+      }
+      if (!m.int_value.IsNull(row)) return sqlite3_result_int64(ctx, m.int_value[row]);
+      return;
     }
-    if (m.str_value[row] != kNullStringId) return ResultPoolString(ctx, s->Str(m.str_value[row]));
-    if (!m.int_value.IsNull(row)) return sqlite3_result_int64(ctx, m.int_value[row]);
-    return;
   }
 }
 

@@ -35,24 +35,52 @@ int64_t TraceStorage::GetStat(std::string_view name) const {
   return it == stats_.end() ? 0 : it->second;
 }
 
-void TraceStorage::SetMetadata(std::string_view name, int64_t value) {
+void TraceStorage::SetMachineStat(uint32_t machine, std::string_view name,
+                                  std::optional<int64_t> index, int64_t value) {
+  if (machine == 0) {
+    if (index) {
+      SetIndexedStat(name, *index, value);
+    } else {
+      SetStat(name, value);
+    }
+    return;
+  }
+  machine_stats_[{machine, std::string(name), index}] = value;
+}
+
+void TraceStorage::SetMetadataValue(std::string_view name, MetadataValue value) {
   for (auto& [k, v] : metadata_) {
-    if (k == name) {
-      v = MetadataValue{value, std::nullopt};
+    if (k == name && v.machine == value.machine) {
+      v = std::move(value);
       return;
     }
   }
-  metadata_.push_back({std::string(name), MetadataValue{value, std::nullopt}});
+  metadata_.push_back({std::string(name), std::move(value)});
+}
+
+void TraceStorage::SetMetadata(std::string_view name, int64_t value) {
+  SetMetadataValue(name, MetadataValue{value, std::nullopt});
 }
 
 void TraceStorage::SetMetadata(std::string_view name, std::string_view value) {
-  for (auto& [k, v] : metadata_) {
-    if (k == name) {
-      v = MetadataValue{std::nullopt, std::string(value)};
-      return;
-    }
+  SetMetadataValue(name, MetadataValue{std::nullopt, std::string(value)});
+}
+
+void TraceStorage::SetMachineMetadata(uint32_t machine, std::string_view name, int64_t value) {
+  SetMetadataValue(name, MetadataValue{value, std::nullopt, machine});
+}
+
+void TraceStorage::SetMachineMetadata(uint32_t machine, std::string_view name,
+                                      std::string_view value) {
+  SetMetadataValue(name, MetadataValue{std::nullopt, std::string(value), machine});
+}
+
+std::optional<int64_t> TraceStorage::GetMachineMetadataInt(uint32_t machine,
+                                                           std::string_view name) const {
+  for (const auto& [k, v] : metadata_) {
+    if (k == name && v.machine == machine) return v.int_value;
   }
-  metadata_.push_back({std::string(name), MetadataValue{std::nullopt, std::string(value)}});
+  return std::nullopt;
 }
 
 void TraceStorage::AppendMetadata(std::string_view name, std::string_view value) {
@@ -65,14 +93,14 @@ void TraceStorage::AppendMetadata(std::string_view name, int64_t value) {
 
 std::optional<int64_t> TraceStorage::GetMetadataInt(std::string_view name) const {
   for (const auto& [k, v] : metadata_) {
-    if (k == name) return v.int_value;
+    if (k == name && v.machine == 0) return v.int_value;
   }
   return std::nullopt;
 }
 
 std::optional<std::string> TraceStorage::GetMetadataString(std::string_view name) const {
   for (const auto& [k, v] : metadata_) {
-    if (k == name) return v.str_value;
+    if (k == name && v.machine == 0) return v.str_value;
   }
   return std::nullopt;
 }
@@ -109,7 +137,8 @@ void TraceStorage::ComputeBoundsFromTables() {
 
 void TraceStorage::FinalizeStatsAndMetadata() {
   const StringId kInfo = Intern("info");
-  auto add_stat = [&](std::string_view name, std::optional<int64_t> idx, int64_t value) {
+  auto add_stat = [&](std::string_view name, std::optional<int64_t> idx, int64_t value,
+                      uint32_t machine = 0) {
     const StatInfo* info = FindStatInfo(name);
     stats.Insert({.name = Intern(name),
                   .key = static_cast<int64_t>(stats.row_count()),
@@ -118,7 +147,7 @@ void TraceStorage::FinalizeStatsAndMetadata() {
                   .source = info ? Intern(info->source) : Intern("analysis"),
                   .value = value,
                   .description = info ? Intern(info->description) : kNullStringId,
-                  .machine_id = 0,
+                  .machine_id = machine,
                   .trace_id = 0});
   };
   // Catalog entries first (value 0 when never touched), then anything else that was counted.
@@ -132,9 +161,12 @@ void TraceStorage::FinalizeStatsAndMetadata() {
     add_stat(name, std::nullopt, value);
   }
   for (const auto& [key, value] : indexed_stats_) add_stat(key.first, key.second, value);
+  for (const auto& [key, value] : machine_stats_) {
+    add_stat(std::get<1>(key), std::get<2>(key), value, std::get<0>(key));
+  }
 
-  // One machine (row 0 of `machine`) and one trace file (id 0) per load: scope decides which
-  // of the two ids a key carries.
+  // One trace file (id 0) per load; a key about a machine carries the machine it was set for
+  // (0, the host, unless a remote machine's packets set it): scope decides which ids it has.
   for (const auto& [name, v] : metadata_) {
     const MetadataKeyInfo key = LookupMetadataKey(name);
     const bool machine_scoped =
@@ -145,7 +177,7 @@ void TraceStorage::FinalizeStatsAndMetadata() {
                      .key_type = Intern(key.multi ? "multi" : "single"),
                      .int_value = v.int_value,
                      .str_value = v.str_value ? Intern(*v.str_value) : kNullStringId,
-                     .machine_id = machine_scoped ? OptU32(0) : OptU32(),
+                     .machine_id = machine_scoped ? OptU32(v.machine) : OptU32(),
                      .trace_id = trace_scoped ? OptU32(0) : OptU32()});
   }
   // Even a trace that never describes its machine has one: the host.

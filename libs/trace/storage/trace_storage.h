@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "libs/trace/storage/string_pool.h"
@@ -29,12 +30,21 @@ class TraceStorage {
   void IncrementStat(std::string_view name, int64_t delta = 1);
   void SetStat(std::string_view name, int64_t value);
   void SetIndexedStat(std::string_view name, int64_t index, int64_t value);
+  // Stats about a remote machine (machine.id > 0; 0 is the host, the calls above): only the
+  // ones it touched get rows, with its machine_id.
+  void SetMachineStat(uint32_t machine, std::string_view name, std::optional<int64_t> index,
+                      int64_t value);
   void IncrementIndexedStat(std::string_view name, int64_t index, int64_t delta = 1);
   int64_t GetStat(std::string_view name) const;
 
   // Metadata: one row per key (or several for multi-valued keys).
   void SetMetadata(std::string_view name, int64_t value);
   void SetMetadata(std::string_view name, std::string_view value);
+  // The same for a fact about one machine (machine.id; 0 is the host, what the calls above
+  // write): machine-scoped keys get that machine_id.
+  void SetMachineMetadata(uint32_t machine, std::string_view name, int64_t value);
+  void SetMachineMetadata(uint32_t machine, std::string_view name, std::string_view value);
+  std::optional<int64_t> GetMachineMetadataInt(uint32_t machine, std::string_view name) const;
   void AppendMetadata(std::string_view name, std::string_view value);
   void AppendMetadata(std::string_view name, int64_t value);
   std::optional<int64_t> GetMetadataInt(std::string_view name) const;
@@ -74,11 +84,14 @@ class TraceStorage {
   struct MetadataValue {
     std::optional<int64_t> int_value;
     std::optional<std::string> str_value;
+    uint32_t machine = 0;
   };
+  void SetMetadataValue(std::string_view name, MetadataValue value);
 
   StringPool strings_;
   std::map<std::pair<std::string, int64_t>, int64_t> indexed_stats_;
   std::map<std::string, int64_t, std::less<>> stats_;
+  std::map<std::tuple<uint32_t, std::string, std::optional<int64_t>>, int64_t> machine_stats_;
   std::vector<std::pair<std::string, MetadataValue>> metadata_;
   int64_t start_ts_ = INT64_MAX;
   int64_t end_ts_ = INT64_MIN;

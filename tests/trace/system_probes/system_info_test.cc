@@ -86,5 +86,78 @@ TEST(SystemInfoTest, HostMachineRowDescribesTheDevice) {
             (Grid{{"0", "Linux", "6.6.82-android15", "aarch64", "8", "Android", "33"}}));
 }
 
+
+// A packet of `field` written by the machine with raw id `raw_machine_id` (0: the host).
+proto::Writer MachinePacket(uint32_t field, const proto::Writer& payload, uint32_t sequence,
+                            uint32_t raw_machine_id) {
+  proto::Writer packet;
+  packet.Varint(pf::trace_packet::kTrustedPacketSequenceId, sequence);
+  if (raw_machine_id) packet.Varint(pf::trace_packet::kMachineId, raw_machine_id);
+  packet.Message(field, payload);
+  return packet;
+}
+
+proto::Writer NamedSystem(std::string_view sysname) {
+  proto::Writer u;
+  u.String(pf::utsname::kSysname, sysname);
+  proto::Writer info;
+  info.Message(si::kUtsname, u);
+  return info;
+}
+
+// Packets that carry a TracePacket.machine_id describe a remote machine: it gets its own
+// `machine` row (in the order machines first appear, the host always first), and its facts
+// and stats carry its machine_id.
+TEST(SystemInfoTest, RemoteMachinesGetTheirOwnRowsMetadataAndStats) {
+  proto::Writer ram;
+  ram.Varint(si::kSystemRamBytes, 12008292352);
+  ram.Varint(si::kNumCpus, 8);
+  auto cpu_stats = [](uint64_t entries) {
+    proto::Writer cpu;
+    cpu.Varint(pf::ftrace_cpu_stats::kCpu, 0);
+    cpu.Varint(pf::ftrace_cpu_stats::kEntries, entries);
+    proto::Writer stats;
+    stats.Varint(pf::ftrace_stats::kPhase, pf::ftrace_stats_phase::kStartOfTrace);
+    stats.Message(pf::ftrace_stats::kCpuStats, cpu);
+    return stats;
+  };
+  // An ftrace bundle whose cpu's data is complete from `start` on.
+  auto bundle = [](uint32_t cpu, uint64_t start) {
+    proto::Writer b;
+    b.Varint(pf::ftrace_event_bundle::kCpu, cpu);
+    b.Varint(pf::ftrace_event_bundle::kPreviousBundleEndTimestamp, start);
+    return b;
+  };
+  auto t = TraceBuilder()
+               .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, ram, 1, 7777))
+               .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, NamedSystem("Linux"), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, NamedSystem("QNX"), 1, 7777))
+               .AddRaw(MachinePacket(pf::trace_packet::kFtraceStats, cpu_stats(7), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kFtraceStats, cpu_stats(11), 1, 7777))
+               .AddRaw(MachinePacket(pf::trace_packet::kFtraceEvents, bundle(0, 1000), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kFtraceEvents, bundle(1, 1500), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kFtraceEvents, bundle(0, 9000), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kFtraceEvents, bundle(0, 2000), 1, 7777))
+               .Load();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT id, raw_id, sysname, num_cpus, system_ram_gb, label_index "
+                     "FROM machine ORDER BY id"),
+            (Grid{{"0", "0", "Linux", "NULL", "NULL", "0"},
+                  {"1", "7777", "QNX", "8", "12", "1"}}));
+  EXPECT_EQ(Rows(*t, "SELECT name, machine_id, COALESCE(str_value, int_value) FROM metadata "
+                     "WHERE name IN ('system_name', 'ftrace_latest_data_start_ns') "
+                     "ORDER BY name, machine_id"),
+            (Grid{{"ftrace_latest_data_start_ns", "0", "1500"},
+                  {"ftrace_latest_data_start_ns", "1", "2000"},
+                  {"system_name", "0", "Linux"},
+                  {"system_name", "1", "QNX"}}));
+  EXPECT_EQ(Rows(*t, "SELECT extract_metadata('system_name'), "
+                     "extract_metadata_for_machine(1, 'system_name')"),
+            (Grid{{"Linux", "QNX"}}));
+  EXPECT_EQ(Rows(*t, "SELECT machine_id, idx, value FROM stats "
+                     "WHERE name = 'ftrace_cpu_entries_begin' ORDER BY machine_id"),
+            (Grid{{"0", "0", "7"}, {"1", "0", "11"}}));
+}
+
 }  // namespace
 }  // namespace tw

@@ -88,6 +88,9 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
   bool has_cpu = false;
   int64_t ftrace_clock = 0, ftrace_ts = 0, boot_ts = 0;
   bool has_ftrace_ts = false, has_boot_ts = false;
+  // When the data before this bundle was read: v47+ writes previous_bundle_end_timestamp,
+  // v44-v46 last_read_event_timestamp (at most one is set).
+  std::optional<int64_t> data_start;
   {
     proto::Decoder d(bundle);
     proto::Field f;
@@ -97,6 +100,10 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
         case bundle_f::kFtraceClock: ftrace_clock = f.as_int64(); break;
         case bundle_f::kFtraceTimestamp: ftrace_ts = f.as_int64(); has_ftrace_ts = true; break;
         case bundle_f::kBootTimestamp: boot_ts = f.as_int64(); has_boot_ts = true; break;
+        case bundle_f::kLastReadEventTimestamp:
+        case bundle_f::kPreviousBundleEndTimestamp:
+          data_start = f.as_int64();
+          break;
         case bundle_f::kLostEvents:
           if (f.as_bool()) ctx_->storage->SetIndexedStat("ftrace_cpu_has_data_loss", info.cpu, 1);
           break;
@@ -118,6 +125,17 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
     if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, 0)) info.clock_offset += *t;
   }
 
+  // A cpu's first bundle says from when its ring buffer's data is complete; the latest such
+  // time over a machine's cpus is from when all of them are (trace_processor's metadata).
+  if (cpus_seen_.insert((uint64_t{packet.machine} << 32) | info.cpu).second && data_start) {
+    const int64_t start = *data_start + info.clock_offset;
+    const std::optional<int64_t> latest =
+        ctx_->storage->GetMachineMetadataInt(packet.machine, "ftrace_latest_data_start_ns");
+    if (!latest || start > *latest) {
+      ctx_->storage->SetMachineMetadata(packet.machine, "ftrace_latest_data_start_ns", start);
+    }
+  }
+
   // Every event of the bundle goes to its cpu's queue; the sorter orders the bundle's events
   // (compact switches, compact wakings and plain events come one kind after another) so the
   // queue stays sorted across bundles.
@@ -132,7 +150,6 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
     }
   }
   ctx_->sorter->EndBatch();
-  (void)packet;
 }
 
 std::optional<StringId> FtraceDecoder::KernelSymbol(const BundleInfo& b, uint64_t iid) {

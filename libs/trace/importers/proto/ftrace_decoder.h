@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "libs/trace/importers/proto/import_context.h"
 
 namespace tw {
@@ -42,6 +43,9 @@ class FtraceDecoder {
   void Count(uint32_t event_id);
 
   ImportContext* ctx_;
+  // (machine, cpu) pairs whose first bundle was seen: it tells from when the cpu's data is
+  // complete (ftrace_latest_data_start_ns).
+  absl::flat_hash_set<uint64_t> cpus_seen_;
   std::vector<int64_t> counts_;  // by event id
   std::vector<StringId> event_names_;  // by event id, interned lazily
 };

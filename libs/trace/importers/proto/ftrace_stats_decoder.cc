@@ -74,7 +74,7 @@ void FtraceStatsDecoder::Decode(const PacketContext& packet, const proto::Field&
   const bool is_end = phase == pf::ftrace_stats_phase::kEndOfTrace;
   if (!is_start && !is_end) return;  // unknown phase: nothing to attribute it to
 
-  for (const proto::Field& c : cpus) DecodeCpuStats(c, is_end);
+  for (const proto::Field& c : cpus) DecodeCpuStats(c, is_end, packet.machine);
 
   int64_t hits = 0, misses = 0;
   if (kprobes) {
@@ -108,7 +108,7 @@ void FtraceStatsDecoder::Decode(const PacketContext& packet, const proto::Field&
   }
 }
 
-void FtraceStatsDecoder::DecodeCpuStats(const proto::Field& f, bool is_end) {
+void FtraceStatsDecoder::DecodeCpuStats(const proto::Field& f, bool is_end, uint32_t machine) {
   TraceStorage& s = *ctx_->storage;
   int64_t values[fc::kReadEvents + 1] = {};
   double oldest_event_ts = 0, now_ts = 0;
@@ -127,16 +127,16 @@ void FtraceStatsDecoder::DecodeCpuStats(const proto::Field& f, bool is_end) {
   const char* suffix = is_end ? "_end" : "_begin";
   for (const auto& [id, stem] : kCpuCounters) {
     const std::string base = std::string("ftrace_cpu_") + stem;
-    s.SetIndexedStat(base + suffix, cpu, values[id]);
+    s.SetMachineStat(machine, base + suffix, cpu, values[id]);
     if (!is_end) {
-      begin_[{base, cpu}] = values[id];
-    } else if (auto it = begin_.find({base, cpu}); it != begin_.end()) {
-      s.SetIndexedStat(base + "_delta", cpu, values[id] - it->second);
+      begin_[{machine, base, cpu}] = values[id];
+    } else if (auto it = begin_.find({machine, base, cpu}); it != begin_.end()) {
+      s.SetMachineStat(machine, base + "_delta", cpu, values[id] - it->second);
     }
   }
-  s.SetIndexedStat(std::string("ftrace_cpu_now_ts") + suffix, cpu,
+  s.SetMachineStat(machine, std::string("ftrace_cpu_now_ts") + suffix, cpu,
                    static_cast<int64_t>(now_ts * 1e9));
-  s.SetIndexedStat(std::string("ftrace_cpu_oldest_event_ts") + suffix, cpu,
+  s.SetMachineStat(machine, std::string("ftrace_cpu_oldest_event_ts") + suffix, cpu,
                    SecondsToNs(oldest_event_ts));
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <set>
 #include <utility>
 
@@ -19,12 +20,12 @@ class FtraceStatsDecoder {
   void Decode(const PacketContext& packet, const proto::Field& field);
 
  private:
-  void DecodeCpuStats(const proto::Field& f, bool is_end);
+  void DecodeCpuStats(const proto::Field& f, bool is_end, uint32_t machine);
   void RecordSetupErrors(uint32_t sequence_id, const std::vector<std::string>& errors);
 
   ImportContext* ctx_;
   // Start-of-trace values, to compute the _delta stats at the end.
-  std::map<std::pair<std::string, int64_t>, int64_t> begin_;
+  std::map<std::tuple<uint32_t, std::string, int64_t>, int64_t> begin_;  // (machine, stat, cpu)
   std::optional<int64_t> kprobe_hits_begin_, kprobe_misses_begin_;
   // Setup errors are reported once per writer sequence.
   std::set<uint32_t> sequences_with_errors_;

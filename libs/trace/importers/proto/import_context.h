@@ -37,6 +37,17 @@ struct ImportContext {
     return *s;
   }
   void Push(uint32_t queue, Event e) { sorter->Push(queue, std::move(e)); }
+  // The `machine` row (machine.id) for a TracePacket.machine_id: 0 (the host, raw id 0) is
+  // always row 0; a remote machine gets the next row the first time one of its packets shows.
+  uint32_t MachineRow(uint32_t raw_machine_id) {
+    MachineTable& m = storage->machine;
+    if (m.row_count() == 0) m.Insert({.raw_id = 0});
+    if (raw_machine_id == 0) return 0;
+    auto [it, inserted] = machine_rows.try_emplace(raw_machine_id, m.row_count());
+    if (inserted) m.Insert({.raw_id = raw_machine_id});
+    return it->second;
+  }
+  absl::flat_hash_map<uint32_t, uint32_t> machine_rows;  // raw machine id → machine row
   StringId Intern(std::string_view s) { return storage->Intern(s); }
 };
 
@@ -48,6 +59,7 @@ struct PacketContext {
   SequenceState* sequence = nullptr;
   uint32_t timestamp_clock_id = 0;  // the clock the packet was stamped with (0 = default)
   std::optional<int32_t> trusted_pid;
+  uint32_t machine = 0;  // the machine that wrote the packet (machine.id; 0 is the host)
 };
 
 }  // namespace tw

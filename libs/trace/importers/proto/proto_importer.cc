@@ -285,6 +285,7 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   uint32_t clock_id = 0, sequence_id = 0, flags = 0;
   bool cleared = false, dropped = false, first_on_sequence = false;
   std::optional<int32_t> trusted_pid;
+  uint32_t raw_machine_id = 0;
   proto::Decoder d(bytes);
   proto::Field f;
   while (d.Next(&f)) {
@@ -299,8 +300,8 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
       case tp::kTracePacketDefaults: defaults = f; has_defaults = true; break;
       case tp::kTrustedPid: trusted_pid = f.as_int32(); break;
       case tp::kFirstPacketOnSequence: first_on_sequence = f.as_bool(); break;
+      case tp::kMachineId: raw_machine_id = f.as_uint32(); break;
       case tp::kTrustedUid:
-      case tp::kMachineId:
         break;
       default:
         if (f.type == proto::kLengthDelimited || f.type == proto::kVarint) {
@@ -353,6 +354,7 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   packet.sequence = &seq;
   packet.timestamp_clock_id = clock_id;
   packet.trusted_pid = trusted_pid;
+  packet.machine = ctx_->MachineRow(raw_machine_id);
   packet.has_timestamp = has_ts;
   if (has_ts) {
     if (!ResolveTimestamp(&ts_field, clock_id, sequence_id, seq, &packet.ts)) return;

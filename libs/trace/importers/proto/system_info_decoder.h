@@ -16,12 +16,11 @@ class SystemInfoDecoder {
   explicit SystemInfoDecoder(ImportContext* ctx) : ctx_(ctx) {}
 
   // Returns the page size the packet implies (4096 when it gives none), for sys_stats.
-  uint32_t Decode(const proto::Field& field);
+  uint32_t Decode(const proto::Field& field, uint32_t machine);
 
  private:
-  void DecodeUtsname(const proto::Field& field);
+  void DecodeUtsname(const proto::Field& field, uint32_t machine);
   // The host machine's row, created on first use.
-  uint32_t HostMachineRow();
 
   ImportContext* ctx_;
 };

@@ -40,7 +40,10 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       if (message) sys_stats_.Decode(packet, field);
       return true;
     case tp::kSystemInfo:
-      if (message) sys_stats_.set_page_size(system_info_.Decode(field));
+      if (message) {
+        const uint32_t page_size = system_info_.Decode(field, packet.machine);
+        if (packet.machine == 0) sys_stats_.set_page_size(page_size);
+      }
       return true;
     case tp::kCpuInfo:
       if (message) cpu_info_.Decode(field);

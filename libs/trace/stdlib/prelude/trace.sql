@@ -62,9 +62,9 @@ CREATE PERFETTO VIEW machine(
   label_index LONG
 ) AS
 SELECT
-  id, raw_id, NULL AS name, sysname, release, version, arch, num_cpus,
+  id, raw_id, name, sysname, release, version, arch, num_cpus,
   android_build_fingerprint, android_device_manufacturer, android_sdk_version,
-  NULL AS system_ram_bytes, NULL AS system_ram_gb,
+  system_ram_bytes, system_ram_gb,
   CASE WHEN raw_id = 0 THEN 0 ELSE SUM(raw_id != 0) OVER (ORDER BY id) END AS label_index
 FROM __intrinsic_machine;
 
