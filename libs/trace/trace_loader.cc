@@ -52,6 +52,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kGraphicsFrameEvent: return "graphics_frame_event";
     case EventType::kGpuEvent: return "gpu_event";
     case EventType::kWinscope: return "winscope";
+    case EventType::kStateChange: return "state_change";
   }
   return "unknown";
 }

@@ -46,6 +46,7 @@ enum class EventType : uint8_t {
   kGraphicsFrameEvent,  // a SurfaceFlinger buffer event (GraphicsFrameEventData)
   kGpuEvent,            // GPU counters, render stages, logs, GPU info (GpuEventData)
   kWinscope,            // a winscope dump or entry (WinscopeData)
+  kStateChange,         // a value on a state track known by type and dimensions (StateChangeData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -349,6 +350,19 @@ struct GlobalInstantData {
   std::string track_type;
   StringId name = kNullStringId;
   std::vector<Arg> args;
+};
+
+// A state track (track.type `track_type`, identified by `dimensions`, named `track_name` when
+// created) takes `value` from the event's time until its next change; e.g. a tracing session's
+// lifecycle on a "concurrent_tracing_sessions" track. `terminal` states end where they begin
+// (a zero-length row marking the end).
+struct StateChangeData {
+  std::string track_type;
+  std::vector<Arg> dimensions;
+  StringId track_name = kNullStringId;
+  StringId value = kNullStringId;
+  std::vector<Arg> args;
+  bool terminal = false;
 };
 
 // One FrameTimelineEvent (SurfaceFlinger's expected/actual frame timelines). The importer has

@@ -324,6 +324,9 @@ const std::vector<StatInfo>& StatsCatalog() {
       {"legacy_v8_cpu_profile_invalid_sample", false, "error", "trace", ""},
       {"config_write_into_file_no_flush", false, "error", "trace", ""},
       {"config_write_into_file_discard", true, "data_loss", "trace", ""},
+      {"long_trace_mode_bytes_overwritten", true, "data_loss", "trace",
+       "Bytes a streamed (write_into_file) trace lost because its buffer wrapped before "
+       "being written to the file."},
       {"hprof_string_counter", false, "info", "analysis", ""},
       {"hprof_class_counter", false, "info", "analysis", ""},
       {"hprof_heap_dump_counter", false, "info", "analysis", ""},

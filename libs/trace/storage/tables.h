@@ -44,6 +44,8 @@ using OptI32 = std::optional<int32_t>;
   X(TW_LOG_TABLE)                          \
   X(TW_METADATA_TABLE)                     \
   X(TW_STATS_TABLE)                        \
+  X(TW_TRACE_DIAGNOSTICS_TABLE)            \
+  X(TW_TRACE_IMPORT_LOGS_TABLE)            \
   X(TW_CLOCK_SNAPSHOT_TABLE)               \
   X(TW_MACHINE_TABLE)                      \
   X(TW_PACKAGE_LIST_TABLE)                 \
@@ -51,6 +53,7 @@ using OptI32 = std::optional<int32_t>;
   X(TW_ANDROID_KEY_EVENTS_TABLE)           \
   X(TW_ANDROID_INPUT_EVENT_DISPATCH_TABLE) \
   X(TW_ANDROID_USER_LIST_TABLE)            \
+  X(TW_ANDROID_AFLAGS_TABLE)               \
   X(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)  \
   X(TW_GPU_TABLE)                          \
   X(TW_GPU_COUNTER_GROUP_TABLE)            \

@@ -48,6 +48,27 @@ void TraceStorage::SetMachineStat(uint32_t machine, std::string_view name,
   machine_stats_[{machine, std::string(name), index}] = value;
 }
 
+void TraceStorage::RecordImportLog(std::string_view stat, std::optional<int64_t> ts,
+                                   std::optional<uint32_t> arg_set_id) {
+  IncrementStat(stat);
+  // stat_key is the stat's row, known once the stats table is written.
+  trace_import_logs.Insert({.trace_id = 0,
+                            .ts = ts,
+                            .stat_key = -1,
+                            .name = Intern(stat),
+                            .arg_set_id = arg_set_id});
+}
+
+bool TraceStorage::AnyStatPositive(const std::function<bool(std::string_view)>& accept) const {
+  for (const auto& [name, value] : stats_) {
+    if (value > 0 && accept(name)) return true;
+  }
+  for (const auto& [key, value] : indexed_stats_) {
+    if (value > 0 && accept(key.first)) return true;
+  }
+  return false;
+}
+
 void TraceStorage::SetMetadataValue(std::string_view name, MetadataValue value) {
   for (auto& [k, v] : metadata_) {
     if (k == name && v.machine == value.machine) {
@@ -163,6 +184,16 @@ void TraceStorage::FinalizeStatsAndMetadata() {
   for (const auto& [key, value] : indexed_stats_) add_stat(key.first, key.second, value);
   for (const auto& [key, value] : machine_stats_) {
     add_stat(std::get<1>(key), std::get<2>(key), value, std::get<0>(key));
+  }
+  // Import logs point at their (non-indexed) stat's row.
+  for (uint32_t r = 0; r < trace_import_logs.row_count(); ++r) {
+    const StringId name = trace_import_logs.name[r];
+    for (uint32_t k = 0; k < stats.row_count(); ++k) {
+      if (stats.name[k] == name && stats.idx.IsNull(k)) {
+        trace_import_logs.stat_key.Set(r, stats.key[k]);
+        break;
+      }
+    }
   }
 
   // One trace file (id 0) per load; a key about a machine carries the machine it was set for

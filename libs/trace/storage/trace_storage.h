@@ -3,6 +3,7 @@
 // write it during import; the query layer reads it afterwards (it is immutable once loaded).
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,12 @@ class TraceStorage {
                       int64_t value);
   void IncrementIndexedStat(std::string_view name, int64_t index, int64_t delta = 1);
   int64_t GetStat(std::string_view name) const;
+  // Counts one `stat` and keeps a trace_import_logs row for it with its details (`arg_set_id`)
+  // and, when known, its time on the trace clock.
+  void RecordImportLog(std::string_view stat, std::optional<int64_t> ts,
+                       std::optional<uint32_t> arg_set_id);
+  // Whether a stat counted so far (indexed or not) is positive and has a name `accept` takes.
+  bool AnyStatPositive(const std::function<bool(std::string_view)>& accept) const;
 
   // Metadata: one row per key (or several for multi-valued keys).
   void SetMetadata(std::string_view name, int64_t value);

@@ -21,6 +21,7 @@ EventRouter::EventRouter(TraceContext* context)
       suspend_resume_(context),
       kernel_events_(context),
       winscope_(context),
+      states_(context->storage, &context->args),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -68,6 +69,7 @@ void EventRouter::Route(Event& e) {
       break;
     case EventType::kGpuEvent: ctx_->gpus->OnEvent(e.ts, e.As<GpuEventData>()); break;
     case EventType::kWinscope: winscope_.OnEvent(e.ts, e.As<WinscopeData>()); break;
+    case EventType::kStateChange: OnStateChange(e.ts, e.As<StateChangeData>()); break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;
@@ -421,6 +423,13 @@ void EventRouter::OnCounter(int64_t ts, const CounterData& c) {
   storage_->counter.Insert(
       {.ts = ts, .track_id = track, .value = c.value, .arg_set_id = ctx_->args.AddArgSet(c.args)});
   storage_->ExtendBounds(ts);
+}
+
+void EventRouter::OnStateChange(int64_t ts, const StateChangeData& change) {
+  const uint32_t track =
+      ctx_->tracks.InternTrack(change.track_type, "state", change.track_name, change.dimensions);
+  states_.Update(ts, track, change.value, kNullStringId, change.args);
+  if (change.terminal) states_.Update(ts, track, kNullStringId, kNullStringId, {});
 }
 
 void EventRouter::OnAndroidLog(int64_t ts, const AndroidLogData& log) {

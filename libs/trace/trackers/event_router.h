@@ -15,6 +15,7 @@
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/graphics_frame_tracker.h"
 #include "libs/trace/trackers/kernel_event_tracker.h"
+#include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
@@ -42,6 +43,7 @@ class EventRouter {
   void OnProcessTree(int64_t ts, const ProcessTreeData& tree);
   void OnCounter(int64_t ts, const CounterData& c);
   void OnAndroidLog(int64_t ts, const AndroidLogData& log);
+  void OnStateChange(int64_t ts, const StateChangeData& change);
   uint32_t AtraceUtid(const AtraceData& a);
 
   TraceContext* ctx_;
@@ -58,6 +60,7 @@ class EventRouter {
   SuspendResumeTracker suspend_resume_;
   KernelEventTracker kernel_events_;
   WinscopeTracker winscope_;
+  StateTracker states_;  // state tracks other than track events' (StateChangeData)
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

@@ -21,8 +21,12 @@ void ClockTracker::AddSnapshot(const std::vector<SnapshotClock>& clocks) {
 }
 
 std::optional<std::vector<ClockKey>> ClockTracker::FindPath(ClockKey from, ClockKey to) {
-  auto cached = path_cache_.find(from);
-  if (cached != path_cache_.end()) return cached->second;
+  // The cache holds paths to the trace clock, the one conversion done per event.
+  const bool cacheable = to == trace_clock_;
+  if (cacheable) {
+    auto cached = path_cache_.find(from);
+    if (cached != path_cache_.end()) return cached->second;
+  }
   // Breadth-first search: the shortest chain of snapshotted pairs.
   std::map<ClockKey, ClockKey> parent;
   std::deque<ClockKey> queue = {from};
@@ -37,7 +41,7 @@ std::optional<std::vector<ClockKey>> ClockTracker::FindPath(ClockKey from, Clock
         path.push_back(k);
       }
       std::reverse(path.begin(), path.end());
-      path_cache_[from] = path;
+      if (cacheable) path_cache_[from] = path;
       return path;
     }
     auto n = neighbours_.find(cur);
@@ -53,8 +57,12 @@ std::optional<std::vector<ClockKey>> ClockTracker::FindPath(ClockKey from, Clock
 }
 
 std::optional<int64_t> ClockTracker::ToTraceTime(ClockKey clock, int64_t ts) {
-  if (clock == trace_clock_) return ts;
-  const auto path = FindPath(clock, trace_clock_);
+  return Convert(clock, trace_clock_, ts);
+}
+
+std::optional<int64_t> ClockTracker::Convert(ClockKey from, ClockKey to, int64_t ts) {
+  if (from == to) return ts;
+  const auto path = FindPath(from, to);
   if (!path) return std::nullopt;
   int64_t value = ts;
   for (size_t i = 0; i + 1 < path->size(); ++i) {

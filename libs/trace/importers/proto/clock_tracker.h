@@ -46,6 +46,8 @@ class ClockTracker {
 
   // `ts` on `clock` → trace clock. nullopt when no chain of snapshots links them.
   std::optional<int64_t> ToTraceTime(ClockKey clock, int64_t ts);
+  // `ts` on `from` → `to` (e.g. trace time back to BOOTTIME). nullopt when no chain links them.
+  std::optional<int64_t> Convert(ClockKey from, ClockKey to, int64_t ts);
 
  private:
   struct Edge {

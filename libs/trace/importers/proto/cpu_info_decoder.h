@@ -14,9 +14,6 @@
 
 namespace tw {
 
-// Stores an arg set and returns its arg_set_id (the args tracker's AddArgSet).
-using ArgSetSink = std::function<std::optional<uint32_t>(const std::vector<Arg>&)>;
-
 class CpuInfoDecoder {
  public:
   explicit CpuInfoDecoder(ImportContext* ctx) : ctx_(ctx) {}

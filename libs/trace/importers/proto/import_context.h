@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/importers/proto/clock_tracker.h"
@@ -19,6 +20,10 @@
 namespace tw {
 
 class TrackEventDecoder;
+
+// Stores an arg set and returns its arg_set_id (the args tracker's AddArgSet), for the few
+// descriptive rows an importer writes itself (cpu rows, import logs).
+using ArgSetSink = std::function<std::optional<uint32_t>(const std::vector<Arg>&)>;
 
 struct ImportContext {
   TraceStorage* storage = nullptr;

@@ -82,6 +82,8 @@ absl::Status ProtoImporter::Import(ChunkSource* source, int64_t max_packet_bytes
     ctx_->storage->SetMetadata("trace_corruption",
                                std::string_view(splitter.error_message()));
   }
+  // What needs every packet first: long-trace-mode loss, the config's diagnostics.
+  system_probes_.Finish();
   return absl::OkStatus();
 }
 
@@ -283,7 +285,10 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   proto::Field ts_field, data, interned, defaults;
   bool has_ts = false, has_data = false, has_interned = false, has_defaults = false;
   uint32_t clock_id = 0, sequence_id = 0, flags = 0;
-  bool cleared = false, dropped = false, first_on_sequence = false;
+  bool cleared = false, first_on_sequence = false, has_sequence_id = false;
+  // previous_packet_dropped: 0 none, else a DataLossReason bitmask (bit 0 set on every loss;
+  // older writers set just 1, i.e. the historical bool).
+  uint32_t dropped = 0;
   std::optional<int32_t> trusted_pid;
   uint32_t raw_machine_id = 0;
   proto::Decoder d(bytes);
@@ -292,10 +297,13 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
     switch (f.id) {
       case tp::kTimestamp: ts_field = f; has_ts = true; break;
       case tp::kTimestampClockId: clock_id = f.as_uint32(); break;
-      case tp::kTrustedPacketSequenceId: sequence_id = f.as_uint32(); break;
+      case tp::kTrustedPacketSequenceId:
+        sequence_id = f.as_uint32();
+        has_sequence_id = true;
+        break;
       case tp::kSequenceFlags: flags = f.as_uint32(); break;
       case tp::kIncrementalStateCleared: cleared = cleared || f.as_bool(); break;
-      case tp::kPreviousPacketDropped: dropped = f.as_bool(); break;
+      case tp::kPreviousPacketDropped: dropped = f.as_uint32(); break;
       case tp::kInternedData: interned = f; has_interned = true; break;
       case tp::kTracePacketDefaults: defaults = f; has_defaults = true; break;
       case tp::kTrustedPid: trusted_pid = f.as_int32(); break;
@@ -316,25 +324,35 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
     return;
   }
 
+  // Loss bookkeeping per sequence, for trace_stats' per-buffer attribution.
+  system_probes_.sequence_loss().OnPacket(has_sequence_id, sequence_id, dropped);
   if (first_on_sequence) track_events_.OnFirstPacketOnSequence(sequence_id);
   SequenceState& seq = ctx_->Sequence(sequence_id);
   if (cleared || (flags & kSeqIncrementalStateCleared)) {
     seq.Clear();
-  } else if (dropped) {
+  } else if (dropped != 0) {
     // A writer dropped packets: interned data may be missing until it clears state again.
     seq.set_incremental_state_valid(false);
   }
   if (has_defaults) seq.set_defaults(defaults.as_string());
   if (has_interned) HandleInternedData(seq, interned);
-  if (!has_data) return;
+  if (has_data) ++stats_.packet_kinds[PacketKindName(data.id)];
 
-  const std::string kind = PacketKindName(data.id);
-  ++stats_.packet_kinds[kind];
-
-  if ((flags & kSeqNeedsIncrementalState) && !seq.incremental_state_valid()) {
-    ctx_->storage->IncrementStat("packet_skipped_seq_needs_incremental_state_invalid");
-    return;
+  // A packet that needs the sequence's incremental state is unusable until the writer clears
+  // that state (after a loss, or before its first clear). Clock snapshots, service events and
+  // extension descriptors never depend on it.
+  const bool independent_of_state =
+      has_data && (data.id == tp::kClockSnapshot || data.id == tp::kServiceEvent ||
+                   data.id == tp::kExtensionDescriptor);
+  if ((flags & kSeqNeedsIncrementalState) && sequence_id != 0 && !independent_of_state) {
+    const bool usable = seq.can_use_incremental_packets();
+    system_probes_.sequence_loss().OnNeedsIncrementalState(sequence_id, !usable);
+    if (!usable) {
+      ctx_->storage->IncrementStat("packet_skipped_seq_needs_incremental_state_invalid");
+      return;
+    }
   }
+  if (!has_data) return;
 
   if (data.id == tp::kClockSnapshot) {
     HandleClockSnapshot(sequence_id, seq, data);

@@ -23,6 +23,7 @@ class SequenceState {
     defaults_.reset();
     incremental_clock_values_.clear();
     valid_ = true;
+    cleared_since_loss_ = true;
     track_event_timestamps_ = TrackEventTimes{};
   }
 
@@ -30,7 +31,14 @@ class SequenceState {
   // Bumped each time the incremental state is cleared: what was interned before means nothing
   // after.
   uint32_t generation() const { return generation_; }
-  void set_incremental_state_valid(bool v) { valid_ = v; }
+  void set_incremental_state_valid(bool v) {
+    valid_ = v;
+    if (!v) cleared_since_loss_ = false;
+  }
+  // Whether a packet flagged SEQ_NEEDS_INCREMENTAL_STATE can be used: the writer cleared its
+  // state after the last loss. A sequence starts without (packets before its first clear may
+  // refer to state written before the trace began), as trace_processor assumes.
+  bool can_use_incremental_packets() const { return cleared_since_loss_; }
 
   // Interned messages by InternedData field number and iid. Bytes are copied: the packet
   // buffer they came from does not outlive the packet.
@@ -76,6 +84,7 @@ class SequenceState {
     }
   };
   bool valid_ = true;
+  bool cleared_since_loss_ = false;
   uint32_t generation_ = 0;
   absl::flat_hash_map<std::pair<uint32_t, uint64_t>, std::string> interned_;
   std::optional<std::string> defaults_;

@@ -1,5 +1,6 @@
 #include "libs/trace/importers/proto/session_metadata_decoder.h"
 
+#include <iterator>
 #include <string>
 
 #include "libs/trace/importers/proto/base64.h"
@@ -122,6 +123,59 @@ void SessionMetadataDecoder::DecodeTrigger(const PacketContext& packet, const pr
 
 void SessionMetadataDecoder::DecodeUiState(const proto::Field& field) {
   ctx_->storage->SetMetadata("ui_state", std::string_view(Base64Encode(field.as_string())));
+}
+
+void SessionMetadataDecoder::DecodeConcurrentSessionEvent(const PacketContext& packet,
+                                                          const proto::Field& field) {
+  // ConcurrentSessionEvent (protos/perfetto/trace/perfetto/concurrent_session_event.proto).
+  constexpr uint32_t kState = 1, kSessionName = 2, kSessionId = 3, kConsumerUid = 4,
+                     kNumDataSources = 5;
+  // ConcurrentSessionEvent.State values, the service's session state machine.
+  constexpr uint32_t kDisabled = 1, kClonedReadOnly = 5;
+  static constexpr const char* kStateNames[] = {
+      nullptr, "DISABLED", "CONFIGURED", "STARTED", "DISABLING_WAITING_STOP_ACKS",
+      "CLONED_READ_ONLY"};
+  uint32_t state = 0;
+  std::string name;
+  uint64_t session_id = 0;
+  int32_t consumer_uid = 0;
+  uint32_t num_data_sources = 0;
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    switch (f.id) {
+      case kState: state = f.as_uint32(); break;
+      case kSessionName: name = std::string(f.as_string()); break;
+      case kSessionId: session_id = f.as_uint64(); break;
+      case kConsumerUid: consumer_uid = f.as_int32(); break;
+      case kNumDataSources: num_data_sources = f.as_uint32(); break;
+      default: break;
+    }
+  }
+  TraceStorage& s = *ctx_->storage;
+  if (d.error()) s.IncrementStat("proto_decode_errors");
+  if (state == 0 || state >= std::size(kStateNames)) {
+    s.IncrementStat("concurrent_session_event_unknown_state");
+    return;
+  }
+  // Clones share their parent's name; a clone's first event (which names its track) is
+  // CLONED_READ_ONLY.
+  if (name.empty()) name = "Session " + std::to_string(session_id);
+  if (state == kClonedReadOnly) name += " (clone)";
+  StateChangeData change;
+  change.track_type = "concurrent_tracing_sessions";
+  const StringId id_key = ctx_->Intern("session_id");
+  change.dimensions.push_back(
+      Arg{id_key, id_key, ArgValue::Int(static_cast<int64_t>(session_id))});
+  change.track_name = ctx_->Intern(name);
+  change.value = ctx_->Intern(kStateNames[state]);
+  const StringId uid_key = ctx_->Intern("consumer_uid");
+  const StringId sources_key = ctx_->Intern("num_data_sources");
+  change.args.push_back(Arg{uid_key, uid_key, ArgValue::Int(consumer_uid)});
+  change.args.push_back(Arg{sources_key, sources_key, ArgValue::Int(num_data_sources)});
+  change.terminal = state == kDisabled;
+  ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
+             Event::WithPayload(packet.ts, EventType::kStateChange, std::move(change)));
 }
 
 }  // namespace tw

@@ -1,7 +1,8 @@
 #pragma once
 // Packets the tracing service writes about the session itself become metadata and stats:
 // service_event (tracing_started_ns, all_data_source_flushed_ns, ...), trace_uuid, trigger and
-// clone_snapshot_trigger (trace_trigger), ui_state.
+// clone_snapshot_trigger (trace_trigger), ui_state. concurrent_session_event (the service's log
+// of every tracing session's lifecycle) becomes one state track per session.
 
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,10 @@ class SessionMetadataDecoder {
   // trigger (clone = false) and clone_snapshot_trigger (clone = true).
   void DecodeTrigger(const PacketContext& packet, const proto::Field& field, bool clone);
   void DecodeUiState(const proto::Field& field);
+  // A session's state change: a row on its "concurrent_tracing_sessions" state track
+  // (dimension session_id; named by unique_session_name, else "Session <id>", clones suffixed
+  // " (clone)"), DISABLED ending at once. Unknown states are counted, not shown.
+  void DecodeConcurrentSessionEvent(const PacketContext& packet, const proto::Field& field);
 
  private:
   ImportContext* ctx_;

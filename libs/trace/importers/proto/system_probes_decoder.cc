@@ -23,6 +23,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       session_(ctx),
       chrome_(ctx),
       android_(ctx),
+      aflags_(ctx),
       frame_timeline_(ctx),
       input_events_(ctx),
       gpu_(ctx),
@@ -73,6 +74,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
     case tp::kUiState:
       if (message) session_.DecodeUiState(field);
       return true;
+    case tp::kConcurrentSessionEvent:
+      if (message) session_.DecodeConcurrentSessionEvent(packet, field);
+      return true;
     case tp::kChromeMetadata:
       if (message) chrome_.DecodeChromeMetadata(field);
       return true;
@@ -90,6 +94,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kPackagesList:
       if (message) android_.DecodePackagesList(field);
+      return true;
+    case tp::kAndroidAflags:
+      if (message) aflags_.Decode(packet, field);
       return true;
     case tp::kUserList:
       if (message) android_.DecodeUserList(field);

@@ -1,16 +1,17 @@
 #pragma once
 // Decodes the packets of system probes and trace bookkeeping: process_stats and sys_stats
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
-// trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, android logs,
-// initial display state, packages list, frame timeline events, power (battery, rails, energy
-// breakdown, entity residency), Android input events (winscope
-// extensions), Chrome metadata. Timed data becomes events; descriptive
-// data becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine,
-// package_list). Each packet kind has its own decoder; this class routes to them and holds the
-// state they share.
+// trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, concurrent
+// session events, android logs, initial display state, packages list, aconfig flags, frame
+// timeline events, power (battery, rails, energy breakdown, entity residency), Android input
+// events (winscope extensions), Chrome metadata. Timed data becomes events; descriptive data
+// becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine, package_list,
+// android_aflags). Each packet kind has its own decoder; this class routes to them and holds
+// the state they share.
 
 #include <cstdint>
 
+#include "libs/trace/importers/proto/android_aflags_decoder.h"
 #include "libs/trace/importers/proto/android_input_event_decoder.h"
 #include "libs/trace/importers/proto/android_probes_decoder.h"
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
@@ -43,8 +44,12 @@ class SystemProbesDecoder {
   // so trace_stats can attribute packet loss to buffers.
   SequenceLossTracker& sequence_loss() { return sequence_loss_; }
 
-  // Lets cpu_info attach its args (ARM identifier, cpu_features.*) to cpu rows.
-  void set_arg_set_sink(ArgSetSink sink) { cpu_info_.set_arg_set_sink(std::move(sink)); }
+  // Lets cpu_info attach its args (ARM identifier, cpu_features.*) to cpu rows, and import logs
+  // carry their details.
+  void set_arg_set_sink(const ArgSetSink& sink) {
+    cpu_info_.set_arg_set_sink(sink);
+    aflags_.set_arg_set_sink(sink);
+  }
 
   // After the last packet: stats that depend on several packets (long-trace-mode data loss).
   void Finish();
@@ -64,6 +69,7 @@ class SystemProbesDecoder {
   SessionMetadataDecoder session_;
   ChromeMetadataDecoder chrome_;
   AndroidProbesDecoder android_;
+  AndroidAflagsDecoder aflags_;
   FrameTimelineDecoder frame_timeline_;
   AndroidInputEventDecoder input_events_;
   GpuDecoder gpu_;

@@ -9,6 +9,7 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_text.h"
 #include "libs/trace/importers/proto/trace_config_schema.h"
+#include "libs/trace/importers/proto/trace_diagnostics.h"
 #include "libs/trace/importers/proto/trace_uuid.h"
 
 namespace tw {
@@ -38,6 +39,7 @@ std::optional<uint32_t> TracingServiceMajorVersion(std::string_view version) {
 void TraceConfigDecoder::Decode(const proto::Field& field, bool* uuid_found) {
   TraceStorage& s = *ctx_->storage;
   seen_ = true;
+  raw_config_ = std::string(field.as_string());
   int64_t uuid_msb = 0, uuid_lsb = 0;
   std::vector<proto::Field> buffers;
   std::optional<proto::Field> attributes;
@@ -120,7 +122,9 @@ void TraceConfigDecoder::DecodeTraceAttributes(const proto::Field& field) {
 }
 
 void TraceConfigDecoder::Finish(const std::map<int64_t, int64_t>& bytes_overwritten) {
-  if (!seen_ || !write_into_file_) return;
+  if (!seen_) return;
+  RunDiagnostics();
+  if (!write_into_file_) return;
   TraceStorage& s = *ctx_->storage;
   // Overwritten data never reached the file. A write period of a day or more means the user
   // meant a ring buffer (Traceur's detached mode), where overwriting is expected.
@@ -139,6 +143,18 @@ void TraceConfigDecoder::Finish(const std::map<int64_t, int64_t>& bytes_overwrit
   const std::optional<uint32_t> major =
       version ? TracingServiceMajorVersion(*version) : std::nullopt;
   if (!major || *major < 54) s.IncrementStat("config_write_into_file_no_flush");
+}
+
+void TraceConfigDecoder::RunDiagnostics() {
+  TraceDiagnosticsContext context;
+  // tracing_started_ns is on the trace clock; the check wants time since boot. Without a clock
+  // path to BOOTTIME the trace clock is taken to be BOOTTIME (the usual case).
+  if (const std::optional<int64_t> started = ctx_->storage->GetMetadataInt("tracing_started_ns")) {
+    context.tracing_started_boot_ns =
+        ctx_->clocks.Convert(ctx_->clocks.trace_clock(), ClockKey{kBootTimeClock, 0}, *started)
+            .value_or(*started);
+  }
+  RunTraceDiagnostics(raw_config_, context, ctx_->storage);
 }
 
 }  // namespace tw

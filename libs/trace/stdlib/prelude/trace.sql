@@ -42,6 +42,28 @@ CREATE PERFETTO VIEW stats(
 SELECT id, name, key, idx, severity, source, value, description, machine_id, trace_id
 FROM __intrinsic_stats;
 
+-- Problems met while importing that carry details beyond their stat's count, one row each:
+-- the stat's name and severity, when and where it happened, and the details as args.
+CREATE PERFETTO VIEW _trace_import_logs(
+  -- Row id.
+  id ID,
+  -- The trace file the problem was in.
+  trace_id LONG,
+  -- When it happened, if known.
+  ts TIMESTAMP,
+  -- Where in the file it happened, if known.
+  byte_offset LONG,
+  -- The stat's severity: info, data_loss or error.
+  severity STRING,
+  -- The stat's name.
+  name STRING,
+  -- The details, as args.
+  arg_set_id ARGSETID
+) AS
+SELECT l.id, l.trace_id, l.ts, l.byte_offset, s.severity, s.name, l.arg_set_id
+FROM __intrinsic_trace_import_logs AS l
+JOIN __intrinsic_stats AS s ON s.key = l.stat_key;
+
 -- The machines whose data the trace holds: the host and any remote machine.
 CREATE PERFETTO VIEW machine(
   -- Machine id (machine_id elsewhere); 0 is the host.

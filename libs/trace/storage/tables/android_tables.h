@@ -71,6 +71,26 @@ TW_DEFINE_TABLE(TW_ANDROID_INPUT_EVENT_DISPATCH_TABLE)
 TW_DEFINE_TABLE(TW_ANDROID_USER_LIST_TABLE)
 
 // clang-format off
+#define TW_ANDROID_AFLAGS_TABLE(TABLE, COLUMN)                                                   \
+  TABLE(AndroidAflagsTable, android_aflags,                                                      \
+        "Snapshots of Android's aconfig flags (android.aflags data source): one row per flag "   \
+        "per snapshot.")                                                                         \
+  COLUMN(ts, Int64, kNone, {}, "When the snapshot was taken (trace clock, ns).")                 \
+  COLUMN(package, String, kNone, {}, "The flag's package (com.android.window.flags).")           \
+  COLUMN(name, String, kNone, {}, "The flag's name within its package.")                         \
+  COLUMN(flag_namespace, String, kNone, {}, "The namespace the flag belongs to.")                \
+  COLUMN(container, String, kNone, {}, "The container (system, product, ...).")                  \
+  COLUMN(value, String, kNone, {}, "The flag's value at the snapshot.")                          \
+  COLUMN(staged_value, String, kNone, {}, "The value it takes after the next reboot, if staged.") \
+  COLUMN(permission, String, kNone, {}, "read-only, read-write or unspecified.")                 \
+  COLUMN(value_picked_from, String, kNone, {}, "Where the value came from: default, server, "    \
+         "local or unspecified.")                                                                \
+  COLUMN(storage_backend, String, kNone, {}, "none, aconfigd, device_config or unspecified.")    \
+  COLUMN(type, String, kNone, {}, "boolean, integer or unspecified.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_AFLAGS_TABLE)
+
+// clang-format off
 #define TW_ANDROID_TRACK_EVENT_PROCESS_TABLE(TABLE, COLUMN)                                      \
   TABLE(AndroidTrackEventProcessTable, android_track_event_process,                              \
         "Per-process lifecycle facts from the Android framework's track events (process start, " \

@@ -85,6 +85,36 @@ TW_DEFINE_TABLE(TW_METADATA_TABLE)
 TW_DEFINE_TABLE(TW_STATS_TABLE)
 
 // clang-format off
+#define TW_TRACE_DIAGNOSTICS_TABLE(TABLE, COLUMN)                                                \
+  TABLE(TraceDiagnosticsTable, trace_diagnostics,                                                \
+        "Settings of the trace's config known to hurt its quality (a tiny ftrace buffer, a "     \
+        "low drain bandwidth, kernel addresses without symbols, ...), one row per finding. "     \
+        "Queried as __intrinsic_trace_diagnostics.")                                             \
+  COLUMN(key, String, kNone, {}, "Stable identifier of the check (tiny_ftrace_buffer, ...).")    \
+  COLUMN(title, String, kNone, {}, "Short title of the problem.")                                \
+  COLUMN(description, String, kNone, {}, "What was found, with the config's values.")            \
+  COLUMN(remediation, String, kNone, {}, "How to record the next trace better.")                 \
+  COLUMN(confidence, Double, kNone, {}, "How likely the setting hurt this trace, 0 to 1.")        \
+  COLUMN(trace_id, OptUint32, kNone, {}, "The trace file whose config it is.")
+// clang-format on
+TW_DEFINE_TABLE(TW_TRACE_DIAGNOSTICS_TABLE)
+
+// clang-format off
+#define TW_TRACE_IMPORT_LOGS_TABLE(TABLE, COLUMN)                                                \
+  TABLE(TraceImportLogsTable, trace_import_logs,                                                 \
+        "One row per problem met while importing that carries details beyond its stat's count "  \
+        "(the error text a producer wrote, the value that was not understood): the stat it "     \
+        "counted towards and its args. Read through _trace_import_logs.")                         \
+  COLUMN(trace_id, OptUint32, kNone, {}, "The trace file the problem was in.")                    \
+  COLUMN(ts, OptInt64, kNone, {}, "When it happened (trace clock, ns), if known.")               \
+  COLUMN(byte_offset, OptInt64, kNone, {}, "Where in the file it happened, if known.")           \
+  COLUMN(stat_key, Int64, kNone, {}, "The stat it counted towards (stats.key).")                  \
+  COLUMN(name, String, kNone, {}, "That stat's name.")                                           \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The details, as args.")
+// clang-format on
+TW_DEFINE_TABLE(TW_TRACE_IMPORT_LOGS_TABLE)
+
+// clang-format off
 #define TW_CLOCK_SNAPSHOT_TABLE(TABLE, COLUMN)                                                   \
   TABLE(ClockSnapshotTable, clock_snapshot,                                                      \
         "The clock snapshots the trace recorded: the readings of every clock at one instant, "   \
