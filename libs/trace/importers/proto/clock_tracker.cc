@@ -18,6 +18,7 @@ void ClockTracker::AddSnapshot(const std::vector<SnapshotClock>& clocks) {
     }
   }
   path_cache_.clear();
+  cache_.fill({});
 }
 
 std::optional<std::vector<ClockKey>> ClockTracker::FindPath(ClockKey from, ClockKey to) {
@@ -62,17 +63,32 @@ std::optional<int64_t> ClockTracker::ToTraceTime(ClockKey clock, int64_t ts) {
 
 std::optional<int64_t> ClockTracker::Convert(ClockKey from, ClockKey to, int64_t ts) {
   if (from == to) return ts;
+  for (const CachedTranslation& c : cache_) {
+    if (c.valid && c.from == from && c.to == to && ts >= c.min_ns && ts < c.max_ns) {
+      return ts + c.translation_ns;
+    }
+  }
+  ++cache_misses_;
   const auto path = FindPath(from, to);
   if (!path) return std::nullopt;
   int64_t value = ts;
+  int64_t translation = 0;
+  int64_t min_ns = INT64_MIN, max_ns = INT64_MAX;
   for (size_t i = 0; i + 1 < path->size(); ++i) {
     const Edge& edge = edges_[{(*path)[i], (*path)[i + 1]}];
     // Nearest snapshot at or before `value` on the source clock (else the first).
     auto it = std::upper_bound(edge.points.begin(), edge.points.end(),
                                std::make_pair(value, INT64_MAX));
     if (it != edge.points.begin()) --it;
-    value = it->second + (value - it->first);
+    const int64_t hop = it->second - it->first;
+    // This hop's translation holds from its snapshot to the next (unbounded before the second
+    // snapshot and after the last), in the path's source clock.
+    if (it != edge.points.begin()) min_ns = std::max(min_ns, it->first - translation);
+    if (it + 1 != edge.points.end()) max_ns = std::min(max_ns, (it + 1)->first - translation);
+    value += hop;
+    translation += hop;
   }
+  cache_[evict_() % cache_.size()] = CachedTranslation{true, from, to, min_ns, max_ns, translation};
   return value;
 }
 

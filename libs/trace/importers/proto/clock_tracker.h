@@ -3,10 +3,15 @@
 // one timeline (the trace clock: BOOTTIME unless the trace says otherwise). Between snapshots
 // the offset of the nearest earlier snapshot applies; before the first, the first one's.
 // Conversion follows the shortest chain of snapshotted clock pairs (e.g. MONOTONIC → BOOTTIME).
+// A conversion first looks in a small cache of recently used (clock pair, snapshot interval)
+// translations, the way trace_processor's converter does (8 entries, pseudo-random eviction,
+// emptied by every snapshot); the misses are counted as its clock_sync_cache_miss stat.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -49,7 +54,18 @@ class ClockTracker {
   // `ts` on `from` → `to` (e.g. trace time back to BOOTTIME). nullopt when no chain links them.
   std::optional<int64_t> Convert(ClockKey from, ClockKey to, int64_t ts);
 
+  // Conversions between different clocks that the cache could not answer.
+  int64_t cache_misses() const { return cache_misses_; }
+
  private:
+  // A translation valid for source times in [min_ns, max_ns): the stretch between the two
+  // snapshots around the converted time, on every hop of the path.
+  struct CachedTranslation {
+    bool valid = false;
+    ClockKey from, to;
+    int64_t min_ns = 0, max_ns = 0, translation_ns = 0;
+  };
+
   struct Edge {
     std::vector<std::pair<int64_t, int64_t>> points;  // (src ts, dst ts), sorted by src
   };
@@ -59,6 +75,9 @@ class ClockTracker {
   std::map<std::pair<ClockKey, ClockKey>, Edge> edges_;
   std::map<ClockKey, std::vector<ClockKey>> neighbours_;
   absl::flat_hash_map<ClockKey, std::vector<ClockKey>> path_cache_;
+  std::array<CachedTranslation, 8> cache_{};
+  std::minstd_rand evict_;  // default seed: evictions repeat from run to run
+  int64_t cache_misses_ = 0;
 };
 
 }  // namespace tw

@@ -84,6 +84,9 @@ absl::Status ProtoImporter::Import(ChunkSource* source, int64_t max_packet_bytes
   }
   // What needs every packet first: long-trace-mode loss, the config's diagnostics.
   system_probes_.Finish();
+  if (ctx_->clocks.cache_misses() > 0) {
+    ctx_->storage->SetStat("clock_sync_cache_miss", ctx_->clocks.cache_misses());
+  }
   return absl::OkStatus();
 }
 
@@ -158,14 +161,21 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
                                static_cast<int64_t>(ctx_->clocks.trace_clock().clock_id));
   }
   ctx_->clocks.AddSnapshot(clocks);
-  // The snapshot's own time on the trace clock, for the clock_snapshot table.
-  int64_t trace_ts = 0;
+  // The snapshot's own time on the trace clock, for the clock_snapshot table: every clock of the
+  // snapshot is converted (as trace_processor fills that table, which also primes its clock
+  // conversion cache); the trace clock's own reading, when present, is the answer.
+  std::optional<int64_t> trace_ts;
   for (const auto& c : clocks) {
-    if (c.key == ctx_->clocks.trace_clock()) trace_ts = c.timestamp_ns;
+    const std::optional<int64_t> t = ctx_->clocks.ToTraceTime(c.key, c.timestamp_ns);
+    if (c.key == ctx_->clocks.trace_clock()) {
+      trace_ts = c.timestamp_ns;
+    } else if (t && !trace_ts) {
+      trace_ts = t;
+    }
   }
   ClockSnapshotTable& t = ctx_->storage->clock_snapshot;
   for (uint32_t r = t.row_count() - static_cast<uint32_t>(clocks.size()); r < t.row_count(); ++r) {
-    t.ts.Set(r, trace_ts);
+    t.ts.Set(r, trace_ts.value_or(0));
   }
 }
 
