@@ -266,5 +266,36 @@ TEST(TraceBookkeepingTest, ChromeMetadataRows) {
                   {"cr-scenario_name_hash", "single", "3005533841", "NULL"}}));
 }
 
+TEST(TraceBookkeepingTest, ChromeEventBundleMetadataRows) {
+  // ChromeEventBundle.metadata: name 1, string 2, bool 3, int 4, json 5.
+  auto entry = [](std::string_view name, int kind, std::string_view text, int64_t number) {
+    proto::Writer m;
+    m.String(1, name);
+    if (kind == 2 || kind == 5) m.String(static_cast<uint32_t>(kind), text);
+    if (kind == 3 || kind == 4) m.Int(static_cast<uint32_t>(kind), number);
+    return m;
+  };
+  proto::Writer first, second;
+  first.Message(2, entry("os-name", 2, "Linux", 0));
+  first.Message(2, entry("num-cpus", 4, "", 8));
+  first.Message(2, entry("highres-ticks", 3, "", 1));
+  first.Message(2, entry("empty", 0, "", 0));
+  second.Message(2, entry("trace-config", 5, "{\"record_mode\":\"x\"}", 0));
+  auto t = TraceBuilder()
+               .Add(tp::kChromeEvents, first, 10)
+               .Add(tp::kChromeEvents, second, 20)
+               .Load();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT name, int_value, str_value FROM metadata WHERE name GLOB 'cr-*' "
+                     "ORDER BY name"),
+            (Grid{{"cr-2-trace-config", "NULL", "{\"record_mode\":\"x\"}"},
+                  {"cr-highres-ticks", "1", "NULL"},
+                  {"cr-num-cpus", "8", "NULL"},
+                  {"cr-os-name", "NULL", "Linux"}}));
+  EXPECT_EQ(Rows(*t, "SELECT name, value FROM stats WHERE name IN ('empty_chrome_metadata', "
+                     "'unknown_packet_types') ORDER BY name"),
+            (Grid{{"empty_chrome_metadata", "1"}, {"unknown_packet_types", "0"}}));
+}
+
 }  // namespace
 }  // namespace tw

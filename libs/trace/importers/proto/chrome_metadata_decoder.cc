@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "libs/trace/importers/proto/base64.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -153,6 +154,54 @@ void ChromeMetadataDecoder::DecodeChromeTrigger(const PacketContext& packet,
   }
   ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
              Event::WithPayload(packet.ts, EventType::kGlobalInstant, std::move(slice)));
+}
+
+void ChromeMetadataDecoder::DecodeChromeEvents(const proto::Field& field) {
+  // ChromeEventBundle.metadata (repeated ChromeMetadata {name = 1; one of string_value = 2,
+  // bool_value = 3, int_value = 4, json_value = 5}). The bundle's legacy JSON and ftrace text
+  // payloads are not imported.
+  constexpr uint32_t kBundleMetadata = 2;
+  constexpr uint32_t kName = 1, kString = 2, kBool = 3, kInt = 4, kJson = 5;
+  TraceStorage& s = *ctx_->storage;
+  std::vector<proto::Field> entries;
+  proto::Decoder d(field);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == kBundleMetadata && f.type == proto::kLengthDelimited) entries.push_back(f);
+  }
+  if (d.error()) s.IncrementStat("proto_decode_errors");
+  if (entries.empty()) return;
+  const uint32_t bundle = ++bundles_with_metadata_;
+  for (const proto::Field& e : entries) {
+    std::string_view name;
+    std::optional<std::string_view> text;
+    std::optional<int64_t> number;
+    proto::Decoder md(e);
+    proto::Field x;
+    while (md.Next(&x)) {
+      switch (x.id) {
+        case kName: name = x.as_string(); break;
+        case kString:
+        case kJson: text = x.as_string(); number.reset(); break;
+        case kBool:
+        case kInt: number = x.as_int64(); text.reset(); break;
+        default: break;
+      }
+    }
+    if (!text && !number) {
+      s.IncrementStat("empty_chrome_metadata");
+      continue;
+    }
+    // Several Chrome instances: the second bundle's keys are cr-2-<name>, and so on.
+    std::string key = "cr-";
+    if (bundle > 1) key += std::to_string(bundle) + "-";
+    key += name;
+    if (text) {
+      s.AppendMetadata(key, *text);
+    } else {
+      s.AppendMetadata(key, *number);
+    }
+  }
 }
 
 }  // namespace tw

@@ -80,6 +80,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
     case tp::kChromeMetadata:
       if (message) chrome_.DecodeChromeMetadata(field);
       return true;
+    case tp::kChromeEvents:
+      if (message) chrome_.DecodeChromeEvents(field);
+      return true;
     case tp::kChromeBenchmarkMetadata:
       if (message) chrome_.DecodeBenchmarkMetadata(field);
       return true;
