@@ -15,6 +15,7 @@ EventRouter::EventRouter(TraceContext* context)
       gpu_memory_(context),
       graphics_frames_(context),
       v4l2_(context),
+      drm_(context),
       virtio_(context),
       binder_(context),
       clock_rates_(context),
@@ -318,6 +319,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   suspend_resume_.OnFtraceEvent(ts, raw);
   gpu_memory_.OnFtraceEvent(ts, raw);
   v4l2_.OnFtraceEvent(ts, raw);
+  drm_.OnFtraceEvent(ts, raw);
   virtio_.OnFtraceEvent(ts, raw);
   kernel_events_.OnFtraceEvent(ts, raw);
 }

@@ -18,6 +18,7 @@
 #include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
+#include "libs/trace/trackers/drm_tracker.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
 #include "libs/trace/trackers/winscope_tracker.h"
 #include "libs/trace/trackers/virtio_tracker.h"
@@ -54,6 +55,7 @@ class EventRouter {
   GpuMemoryTracker gpu_memory_;
   GraphicsFrameTracker graphics_frames_;
   V4l2Tracker v4l2_;
+  DrmTracker drm_;
   VirtioTracker virtio_;
   BinderTracker binder_;
   ClockRateTracker clock_rates_;
