@@ -148,13 +148,16 @@ void EventRouter::OnTask(const Event& e) {
       p.UpdateThreadNameAndMaybeProcessName(utid, t.comm, ThreadNamePriority::kFtrace);
       return;
     }
-    case EventType::kThreadName:
-    case EventType::kProcessExit: {
-      // Exit is informational; the thread ends when its task struct is freed.
+    case EventType::kThreadName: {
       const uint32_t utid = p.GetOrCreateThread(t.pid);
       p.UpdateThreadName(utid, t.comm, ThreadNamePriority::kFtrace);
       return;
     }
+    case EventType::kProcessExit:
+      // Informational only (its ftrace_event row is written like any event's): the thread ends
+      // when its task struct is freed, and the comm it carries names nothing, as in
+      // trace_processor — a thread seen only by its exit keeps no name.
+      return;
     case EventType::kProcessFree:
       p.EndThread(e.ts, t.pid);
       return;

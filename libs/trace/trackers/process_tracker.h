@@ -23,7 +23,16 @@ enum class ThreadNamePriority : uint8_t {
   kTrackDescriptor = 4,
   kTraceProcessorConstant = 5,
 };
-enum class ProcessNamePriority : uint8_t { kOther = 0, kSystem = 1, kTrackDescriptor = 2 };
+// Who named a process; a name only replaces one of lower or equal priority. What the system
+// reports (process_tree, the main thread's comm) wins over what the app's track descriptor claims,
+// as in trace_processor.
+enum class ProcessNamePriority : uint8_t {
+  kOther = 0,
+  kChromeProcessLabel = 1,
+  kTrackDescriptor = 2,
+  kChromeProcessLabelRenderer = 3,
+  kSystem = 4,
+};
 
 class ProcessTracker {
  public:

@@ -51,6 +51,21 @@ TEST_F(ProcessTrackerTest, NamePriorityKeepsBetterNames) {
   EXPECT_EQ(storage.Str(storage.thread.name[utid]), "from_tree");
 }
 
+// What the system says a process is called (its main thread's comm, a task_rename) wins over the
+// name an app's track descriptor gives, whichever comes first.
+TEST_F(ProcessTrackerTest, SystemProcessNamesBeatTrackDescriptorNames) {
+  const uint32_t upid = tracker.GetOrCreateProcess(20);
+  const uint32_t main = *tracker.GetThreadOrNull(20);
+  tracker.UpdateProcessName(upid, storage.Intern("./app_binary"),
+                            ProcessNamePriority::kTrackDescriptor);
+  tracker.UpdateThreadNameAndMaybeProcessName(main, storage.Intern("app"),
+                                              ThreadNamePriority::kFtrace);
+  EXPECT_EQ(storage.Str(storage.process.name[upid]), "app");
+  tracker.UpdateProcessName(upid, storage.Intern("./app_binary"),
+                            ProcessNamePriority::kTrackDescriptor);
+  EXPECT_EQ(storage.Str(storage.process.name[upid]), "app");
+}
+
 TEST_F(ProcessTrackerTest, PidZeroIsSwapperOnceKernelDataIsSeen) {
   tracker.SetPidZeroIsUpidZeroIdleProcess();
   EXPECT_EQ(tracker.GetOrCreateThread(0), 0u);
