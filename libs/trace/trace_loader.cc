@@ -51,6 +51,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kAndroidProcessLifecycle: return "android_process_lifecycle";
     case EventType::kGraphicsFrameEvent: return "graphics_frame_event";
     case EventType::kGpuEvent: return "gpu_event";
+    case EventType::kGpuStage: return "gpu_stage";
     case EventType::kWinscope: return "winscope";
     case EventType::kStateChange: return "state_change";
   }

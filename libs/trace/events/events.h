@@ -44,7 +44,8 @@ enum class EventType : uint8_t {
   kGpuMemTotal,        // a GpuMemTotalEvent packet (GpuMemTotalData, inline)
   kAndroidProcessLifecycle,  // a framework process start / binder death (TrackEvent extension)
   kGraphicsFrameEvent,  // a SurfaceFlinger buffer event (GraphicsFrameEventData)
-  kGpuEvent,            // GPU counters, render stages, logs, GPU info (GpuEventData)
+  kGpuEvent,            // GPU counters and GPU info (GpuEventData)
+  kGpuStage,            // GPU render stages, logs, Vulkan API events, frequency (GpuStageData)
   kWinscope,            // a winscope dump or entry (WinscopeData)
   kStateChange,         // a value on a state track known by type and dimensions (StateChangeData)
 };
@@ -224,6 +225,9 @@ struct TrackEventData {
   std::vector<std::pair<uint64_t, double>> extra_counters;  // (track uuid, absolute value)
   std::vector<uint64_t> flow_ids;              // global flow ids (v2)
   std::vector<uint64_t> terminating_flow_ids;
+  // GpuTrackEvent.gpu_correlation: render stage event ids this slice submitted / waits for.
+  std::vector<uint64_t> gpu_submission_event_ids;
+  std::vector<uint64_t> gpu_wait_event_ids;
   // Args in trace_processor's order. The tracker inserts log-message args at log_args_pos and
   // legacy_trace_source_id at source_id_args_pos (both depend on tracker state).
   std::vector<Arg> args;
@@ -602,6 +606,7 @@ struct Event {
       case EventType::kAndroidProcessLifecycle:
       case EventType::kGraphicsFrameEvent:
       case EventType::kGpuEvent:
+      case EventType::kGpuStage:
       case EventType::kWinscope:
         return true;
       default:

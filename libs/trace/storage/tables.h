@@ -57,6 +57,7 @@ using OptI32 = std::optional<int32_t>;
   X(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)  \
   X(TW_GPU_TABLE)                          \
   X(TW_GPU_COUNTER_GROUP_TABLE)            \
+  X(TW_GPU_CONTEXT_TABLE)                  \
   X(TW_INPUTMETHOD_CLIENTS_TABLE)          \
   X(TW_INPUTMETHOD_MANAGER_SERVICE_TABLE)  \
   X(TW_INPUTMETHOD_SERVICE_TABLE)          \

@@ -14,11 +14,11 @@ uint32_t AsyncTrackSets::SetFor(const std::string& key) {
 
 size_t AsyncTrackSets::SlotFor(Set& set, int64_t cookie) {
   for (size_t i = 0; i < set.slots.size(); ++i) {
-    if (set.slots[i].cookie == cookie) return i;
+    if (!set.slots[i].scoped && set.slots[i].cookie == cookie) return i;
   }
   // Adopt a free track: later slices with this cookie will find it.
   for (size_t i = 0; i < set.slots.size(); ++i) {
-    if (set.slots[i].nest_count == 0) {
+    if (!set.slots[i].scoped && set.slots[i].nest_count == 0) {
       set.slots[i].cookie = cookie;
       return i;
     }
@@ -49,6 +49,23 @@ uint32_t AsyncTrackSets::End(uint32_t set_index, int64_t cookie, const Factory& 
   // An end without a begin (it happened before the trace started) leaves the count at 0.
   if (set.slots[slot].nest_count > 0) --set.slots[slot].nest_count;
   return TrackOf(set, slot, factory);
+}
+
+uint32_t AsyncTrackSets::Scoped(uint32_t set_index, int64_t ts, int64_t dur,
+                                const Factory& factory) {
+  Set& set = sets_[set_index];
+  for (size_t i = 0; i < set.slots.size(); ++i) {
+    Slot& slot = set.slots[i];
+    if (slot.scoped && slot.end_ts <= ts) {
+      slot.end_ts = ts + dur;
+      return TrackOf(set, i, factory);
+    }
+  }
+  Slot slot;
+  slot.scoped = true;
+  slot.end_ts = ts + dur;
+  set.slots.push_back(slot);
+  return TrackOf(set, set.slots.size() - 1, factory);
 }
 
 uint32_t AsyncTrackSets::First(uint32_t set_index, const Factory& factory) {

@@ -30,6 +30,9 @@ class AsyncTrackSets {
     Begin(set, cookie, factory);
     return End(set, cookie, factory);
   }
+  // A complete slice [ts, ts + dur): the first track of the set whose last such slice has
+  // ended by `ts`, else a new one (trace_processor's scoped track compression).
+  uint32_t Scoped(uint32_t set, int64_t ts, int64_t dur, const Factory& factory);
   // The set's first track (created for cookie 0 if the set is empty): the track that stands
   // for the whole set, e.g. as a parent of other tracks.
   uint32_t First(uint32_t set, const Factory& factory);
@@ -38,6 +41,8 @@ class AsyncTrackSets {
   struct Slot {
     int64_t cookie = 0;
     uint32_t nest_count = 0;
+    bool scoped = false;  // holds complete slices (Scoped): free again from end_ts on
+    int64_t end_ts = 0;
     std::optional<uint32_t> track;
   };
   struct Set {

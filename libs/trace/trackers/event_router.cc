@@ -1,5 +1,6 @@
 #include "libs/trace/trackers/event_router.h"
 
+#include "libs/trace/trackers/gpu_stage_tracker.h"
 #include "libs/trace/trackers/gpu_tracker.h"
 #include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
@@ -69,6 +70,7 @@ void EventRouter::Route(Event& e) {
       graphics_frames_.OnEvent(e.ts, e.As<GraphicsFrameEventData>());
       break;
     case EventType::kGpuEvent: ctx_->gpus->OnEvent(e.ts, e.As<GpuEventData>()); break;
+    case EventType::kGpuStage: ctx_->gpu_stages->OnEvent(e.ts, e.As<GpuStageData>()); break;
     case EventType::kWinscope: winscope_.OnEvent(e.ts, e.As<WinscopeData>()); break;
     case EventType::kStateChange: OnStateChange(e.ts, e.As<StateChangeData>()); break;
     case EventType::kAndroidProcessLifecycle:

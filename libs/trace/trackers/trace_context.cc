@@ -1,5 +1,6 @@
 #include "libs/trace/trackers/trace_context.h"
 
+#include "libs/trace/trackers/gpu_stage_tracker.h"
 #include "libs/trace/trackers/gpu_tracker.h"
 #include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
@@ -18,7 +19,8 @@ TraceContext::TraceContext(TraceStorage* s)
       process_counters(s, &tracks),
       track_events(std::make_unique<TrackEventTracker>(this)),
       json_events(std::make_unique<JsonEventTracker>(this)),
-      gpus(std::make_unique<GpuTracker>(this)) {}
+      gpus(std::make_unique<GpuTracker>(this)),
+      gpu_stages(std::make_unique<GpuStageTracker>(this, gpus.get())) {}
 
 TraceContext::~TraceContext() = default;
 

@@ -17,6 +17,7 @@
 namespace tw {
 
 class GpuTracker;
+class GpuStageTracker;
 class TrackEventTracker;
 class JsonEventTracker;
 
@@ -36,6 +37,7 @@ struct TraceContext {
   std::unique_ptr<TrackEventTracker> track_events;
   std::unique_ptr<JsonEventTracker> json_events;
   std::unique_ptr<GpuTracker> gpus;
+  std::unique_ptr<GpuStageTracker> gpu_stages;  // render stages, GPU logs, Vulkan events
 };
 
 }  // namespace tw

@@ -4,6 +4,7 @@
 
 #include "libs/trace/trackers/arg_merge.h"
 #include "libs/trace/trackers/flow_tracker.h"
+#include "libs/trace/trackers/gpu_stage_tracker.h"
 #include "libs/trace/trackers/legacy_event_tracks.h"
 #include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
@@ -385,6 +386,10 @@ void TrackEventImporter::Flows(uint32_t slice) {
     // Terminating an unknown flow does not start one.
     if (flows.IsActive(id)) flows.End(slice, id, /*close=*/true);
   }
+  for (uint64_t id : event_.gpu_submission_event_ids) {
+    ctx_->gpu_stages->AddRenderStageSubmission(id, slice);
+  }
+  for (uint64_t id : event_.gpu_wait_event_ids) ctx_->gpu_stages->AddRenderStageWait(id, slice);
 }
 
 bool TrackEventImporter::BeginThreadSlice() {

@@ -27,6 +27,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       frame_timeline_(ctx),
       input_events_(ctx),
       gpu_(ctx),
+      gpu_stages_(ctx),
       power_(ctx),
       winscope_(ctx) {}
 
@@ -118,6 +119,18 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kGpuInfo:
       if (message) gpu_.DecodeGpuInfo(packet, field);
+      return true;
+    case tp::kGpuRenderStageEvent:
+      if (message) gpu_stages_.DecodeRenderStage(packet, field);
+      return true;
+    case tp::kGpuLog:
+      if (message) gpu_stages_.DecodeGpuLog(packet, field);
+      return true;
+    case tp::kVulkanApiEvent:
+      if (message) gpu_stages_.DecodeVulkanApiEvent(packet, field);
+      return true;
+    case tp::kGenericGpuFrequencyEvent:
+      if (message) gpu_stages_.DecodeGenericGpuFrequency(packet, field);
       return true;
     case tp::kBattery:
       if (message) power_.DecodeBattery(packet, field);

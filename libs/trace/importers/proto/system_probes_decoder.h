@@ -3,11 +3,11 @@
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, concurrent
 // session events, android logs, initial display state, packages list, aconfig flags, frame
-// timeline events, power (battery, rails, energy breakdown, entity residency), Android input
-// events (winscope extensions), Chrome metadata. Timed data becomes events; descriptive data
-// becomes metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine, package_list,
-// android_aflags). Each packet kind has its own decoder; this class routes to them and holds
-// the state they share.
+// timeline events, power (battery, rails, energy breakdown, entity residency), GPU render
+// stages / logs / Vulkan API events / frequency, Android input events (winscope extensions),
+// Chrome metadata. Timed data becomes events; descriptive data becomes metadata, stats or rows
+// of descriptive tables (cpu, cpu_freq, machine, package_list, android_aflags). Each packet
+// kind has its own decoder; this class routes to them and holds the state they share.
 
 #include <cstdint>
 
@@ -19,6 +19,7 @@
 #include "libs/trace/importers/proto/frame_timeline_decoder.h"
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
 #include "libs/trace/importers/proto/gpu_decoder.h"
+#include "libs/trace/importers/proto/gpu_stage_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/power_decoder.h"
 #include "libs/trace/importers/proto/process_stats_decoder.h"
@@ -73,6 +74,7 @@ class SystemProbesDecoder {
   FrameTimelineDecoder frame_timeline_;
   AndroidInputEventDecoder input_events_;
   GpuDecoder gpu_;
+  GpuStageDecoder gpu_stages_;
   PowerDecoder power_;
   WinscopeDecoder winscope_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace

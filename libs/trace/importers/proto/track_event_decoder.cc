@@ -56,6 +56,12 @@ void AppendDoubles(const proto::Field& f, std::vector<double>* out) {
   }
 }
 
+// TrackEvent extensions of GpuTrackEvent (gpu_track_event.proto).
+constexpr uint32_t kGpuCorrelationExtension = 3000;  // GpuCorrelation
+constexpr uint32_t kGpuApiExtension = 3001;          // GpuApi enum
+constexpr uint32_t kRenderStageSubmissionEventIds = 1;  // GpuCorrelation fields
+constexpr uint32_t kRenderStageWaitEventIds = 2;
+
 // The fields of one TrackEvent, gathered in one pass over the wire bytes.
 struct RawEvent {
   std::optional<int64_t> timestamp_delta_us;
@@ -89,6 +95,8 @@ struct RawEvent {
   std::optional<std::string_view> correlation_id_str;
   std::optional<uint64_t> correlation_id_str_iid;
   std::vector<proto::Field> framework_extensions;  // Android framework process lifecycle
+  std::optional<proto::Field> gpu_correlation;     // GpuTrackEvent extensions
+  std::optional<int64_t> gpu_api;
 };
 
 bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
@@ -132,12 +140,58 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
       case te::kCorrelationId: e->correlation_id = f.as_uint64(); break;
       case te::kCorrelationIdStr: e->correlation_id_str = f.as_string(); break;
       case te::kCorrelationIdStrIid: e->correlation_id_str_iid = f.as_uint64(); break;
+      case kGpuCorrelationExtension:
+        if (f.type == proto::kLengthDelimited) e->gpu_correlation = f;
+        break;
+      case kGpuApiExtension: e->gpu_api = f.as_int64(); break;
       default:
         if (IsAndroidFrameworkTrackEventExtension(f.id)) e->framework_extensions.push_back(f);
         break;
     }
   }
   return !d.error();
+}
+
+// The GpuTrackEvent extensions: args as trace_processor reflects them (gpu_api by its enum
+// name, gpu_correlation's event ids as arrays), and the render stage event ids the slice
+// submitted or waits for, which the GPU tracker links to render stages with flows.
+void DecodeGpuExtensions(ImportContext* ctx, const RawEvent& e, TrackEventData* data) {
+  auto add = [&](std::string_view flat_key, std::string_view key, ArgValue v) {
+    data->args.push_back(Arg{ctx->Intern(flat_key), ctx->Intern(key), v});
+  };
+  if (e.gpu_correlation) {
+    size_t submitted = 0, waited = 0;
+    proto::Decoder d(*e.gpu_correlation);
+    proto::Field f;
+    while (d.Next(&f)) {
+      if (f.id == kRenderStageSubmissionEventIds) {
+        proto::ForEachVarint(f, [&](uint64_t id) {
+          data->gpu_submission_event_ids.push_back(id);
+          add("gpu_correlation.render_stage_submission_event_ids",
+              "gpu_correlation.render_stage_submission_event_ids[" +
+                  std::to_string(submitted++) + "]",
+              ArgValue::Uint(id));
+        });
+      } else if (f.id == kRenderStageWaitEventIds) {
+        proto::ForEachVarint(f, [&](uint64_t id) {
+          data->gpu_wait_event_ids.push_back(id);
+          add("gpu_correlation.render_stage_wait_event_ids",
+              "gpu_correlation.render_stage_wait_event_ids[" + std::to_string(waited++) + "]",
+              ArgValue::Uint(id));
+        });
+      }
+    }
+  }
+  if (e.gpu_api) {
+    static constexpr std::string_view kApis[] = {"GPU_API_UNDEFINED", "GPU_API_OPEN_GL",
+                                                 "GPU_API_VULKAN",    "GPU_API_OPEN_CL",
+                                                 "GPU_API_CUDA",      "GPU_API_HIP"};
+    if (*e.gpu_api >= 0 && *e.gpu_api < 6) {
+      add("gpu_api", "gpu_api", ArgValue::String(ctx->Intern(kApis[*e.gpu_api])));
+    } else {
+      add("gpu_api", "gpu_api", ArgValue::Int(*e.gpu_api));
+    }
+  }
 }
 
 TrackEventData::Legacy ParseLegacy(ImportContext* ctx, const proto::Field& field,
@@ -585,6 +639,7 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
     }
   }
   data.source_id_args_pos = static_cast<uint32_t>(args.size());
+  DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
     DebugAnnotationDecoder annotations(storage, seq, &args);
     for (const proto::Field& a : e.debug_annotations) {

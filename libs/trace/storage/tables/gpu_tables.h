@@ -1,5 +1,5 @@
 #pragma once
-// GPUs and their counters' groups.
+// GPUs, their counters' groups and the graphics contexts GPU work ran in.
 
 #include "libs/trace/storage/table_declaration.h"
 
@@ -34,5 +34,17 @@ TW_DEFINE_TABLE(TW_GPU_TABLE)
   COLUMN(description, String, kNone, {}, "The group's description, if any.")
 // clang-format on
 TW_DEFINE_TABLE(TW_GPU_COUNTER_GROUP_TABLE)
+
+// clang-format off
+#define TW_GPU_CONTEXT_TABLE(TABLE, COLUMN)                                                      \
+  TABLE(GpuContextTable, gpu_context,                                                            \
+        "One row per graphics context (GL context, VkDevice, CUDA context, ...) that render "    \
+        "stage events name through interned InternedGraphicsContext data.")                      \
+  COLUMN(context_id, Uint32, kNone, {}, "The graphics context handle.")                          \
+  COLUMN(pid, OptUint32, kNone, {}, "The process that owns the context, if known.")              \
+  COLUMN(api, String, kNone, {},                                                                 \
+         "Its graphics API: OPEN_GL, VULKAN, OPEN_CL, CUDA, HIP or UNDEFINED, if known.")
+// clang-format on
+TW_DEFINE_TABLE(TW_GPU_CONTEXT_TABLE)
 
 }  // namespace tw
