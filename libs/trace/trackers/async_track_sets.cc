@@ -36,10 +36,15 @@ uint32_t AsyncTrackSets::TrackOf(Set& set, size_t slot, const Factory& factory) 
   return *set.slots[slot].track;
 }
 
-uint32_t AsyncTrackSets::Begin(uint32_t set_index, int64_t cookie, const Factory& factory) {
+uint32_t AsyncTrackSets::Begin(uint32_t set_index, int64_t cookie, const Factory& factory,
+                               bool saturating) {
   Set& set = sets_[set_index];
   const size_t slot = SlotFor(set, cookie);
-  ++set.slots[slot].nest_count;
+  if (saturating) {
+    set.slots[slot].nest_count = 1;
+  } else {
+    ++set.slots[slot].nest_count;
+  }
   return TrackOf(set, slot, factory);
 }
 

@@ -24,7 +24,9 @@ class AsyncTrackSets {
   uint32_t SetFor(const std::string& key);
 
   // A slice with `cookie` begins / ends / happens instantly: the track it goes on.
-  uint32_t Begin(uint32_t set, int64_t cookie, const Factory& factory);
+  // `saturating`: begins with the cookie do not nest (Android's legacy atrace async slices,
+  // where a repeated begin is absorbed by the slice already open), so one end frees the track.
+  uint32_t Begin(uint32_t set, int64_t cookie, const Factory& factory, bool saturating = false);
   uint32_t End(uint32_t set, int64_t cookie, const Factory& factory);
   uint32_t Instant(uint32_t set, int64_t cookie, const Factory& factory) {
     Begin(set, cookie, factory);

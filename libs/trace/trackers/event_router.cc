@@ -24,6 +24,7 @@ EventRouter::EventRouter(TraceContext* context)
       kernel_events_(context),
       winscope_(context),
       states_(context->storage, &context->args),
+      atrace_async_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -212,15 +213,15 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
     case 'F': {
       const uint32_t upid = p.GetOrCreateProcess(a.tgid);
       if (a.kind == 'S') {
-        const std::optional<uint32_t> track =
-            tracks.InternAsyncBegin(upid, a.name, a.cookie, "atrace_async_slice");
-        if (!track) return;
+        const uint32_t track = atrace_async_.AsyncSliceTrack(upid, a.name, a.cookie,
+                                                             AtraceAsyncTracks::Use::kBegin);
         std::vector<Arg> args = a.args;
         args.push_back(ctx_->args.MakeArg("cookie", ArgValue::Int(a.cookie)));
-        slices.Begin(ts, *track, kNullStringId, a.name, args);
-      } else if (auto track = tracks.InternAsyncEnd(upid, a.name, a.cookie,
-                                                    "atrace_async_slice")) {
-        slices.End(ts, *track, kNullStringId, kNullStringId, {});
+        slices.BeginLegacyUnnestable(ts, track, a.name, args);
+      } else {
+        const uint32_t track = atrace_async_.AsyncSliceTrack(upid, a.name, a.cookie,
+                                                             AtraceAsyncTracks::Use::kEnd);
+        slices.End(ts, track, kNullStringId, kNullStringId, {});
       }
       return;
     }
@@ -232,21 +233,25 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
     case 'N':
     case 'G':
     case 'H': {
+      // Device state changes get a global track of their own.
+      if (a.kind == 'N' && storage_->Str(a.track_name) == "DeviceStateChanged") {
+        slices.Scoped(ts, atrace_async_.DeviceStateTrack(), kNullStringId, a.name, 0, {});
+        return;
+      }
       const uint32_t upid = p.GetOrCreateProcess(a.tgid);
       const uint32_t utid = p.GetOrCreateThread(a.tid);
-      constexpr std::string_view kType = "atrace_async_slice_for_track";
+      using Use = AtraceAsyncTracks::Use;
       if (a.kind == 'N') {
-        const uint32_t track = tracks.InternAsyncInstant(upid, a.track_name, kType);
+        const uint32_t track = atrace_async_.ForTrackInstant(upid, a.track_name, ts);
         slices.Scoped(ts, track, kNullStringId, a.name, 0,
                       {ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
       } else if (a.kind == 'G') {
-        const std::optional<uint32_t> track =
-            tracks.InternAsyncBegin(upid, a.track_name, a.cookie, kType);
-        if (!track) return;
-        slices.Begin(ts, *track, kNullStringId, a.name,
+        const uint32_t track = atrace_async_.ForTrack(upid, a.track_name, a.cookie, Use::kBegin);
+        slices.Begin(ts, track, kNullStringId, a.name,
                      {ctx_->args.MakeArg("utid", ArgValue::Uint(utid))});
-      } else if (auto track = tracks.InternAsyncEnd(upid, a.track_name, a.cookie, kType)) {
-        slices.End(ts, *track, kNullStringId, kNullStringId,
+      } else {
+        const uint32_t track = atrace_async_.ForTrack(upid, a.track_name, a.cookie, Use::kEnd);
+        slices.End(ts, track, kNullStringId, kNullStringId,
                    {ctx_->args.MakeArg("end_utid", ArgValue::Uint(utid))});
       }
       return;
@@ -464,6 +469,7 @@ void EventRouter::Finish() {
   process_args_.clear();
   ctx_->track_events->Finish();
   ctx_->json_events->Finish();
+  ctx_->slices.Finish();  // after the trackers that may still add args to open slices
   // Counters emitted by threads for their process find their tracks last, once every
   // thread's process is known.
   ctx_->process_counters.Finish();

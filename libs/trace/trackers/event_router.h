@@ -9,6 +9,7 @@
 #include "libs/trace/events/events.h"
 #include "libs/trace/trackers/android_framework_process_tracker.h"
 #include "libs/trace/trackers/android_input_tracker.h"
+#include "libs/trace/trackers/atrace_async_tracks.h"
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
@@ -63,6 +64,7 @@ class EventRouter {
   KernelEventTracker kernel_events_;
   WinscopeTracker winscope_;
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
+  AtraceAsyncTracks atrace_async_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "libs/trace/trackers/arg_merge.h"
 
 namespace tw {
 namespace {
@@ -85,14 +84,7 @@ std::optional<uint32_t> GraphicsFrameTracker::BeginPhase(int64_t ts,
 }
 
 void GraphicsFrameTracker::SetFrameNumber(uint32_t slice, int64_t frame_number) {
-  SliceTable& slices = ctx_->storage->slice;
-  std::vector<Arg> current;
-  if (!slices.arg_set_id.IsNull(slice)) current = ctx_->args.GetArgSet(slices.arg_set_id[slice]);
-  ArgSetBuilder builder(std::move(current));
-  builder.AddOrUpdate(ctx_->args.MakeArg("frame_number", ArgValue::Int(frame_number)));
-  if (auto set = ctx_->args.AddArgSet(std::move(builder).Take())) {
-    slices.arg_set_id.Set(slice, *set);
-  }
+  ctx_->slices.AddArgs(slice, {ctx_->args.MakeArg("frame_number", ArgValue::Int(frame_number))});
 }
 
 void GraphicsFrameTracker::MarkDequeueLost(uint32_t slice) {

@@ -1,5 +1,9 @@
 #include "libs/trace/trackers/slice_tracker.h"
 
+#include <algorithm>
+
+#include "libs/trace/trackers/arg_merge.h"
+
 namespace tw {
 
 SliceTracker::SliceTracker(TraceStorage* storage, ArgsTracker* args)
@@ -41,7 +45,8 @@ void SliceTracker::MaybeCloseStack(int64_t ts, int64_t new_dur, std::vector<Open
 
 uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId category,
                               StringId name, std::vector<Open>* stack,
-                              const std::vector<Arg>& args, ThreadTime tt) {
+                              const std::vector<Arg>& args, ThreadTime tt,
+                              bool defer_args) {
   std::optional<uint32_t> parent;
   if (!stack->empty()) parent = stack->back().row;
   SliceTable& slices = storage_->slice;
@@ -52,7 +57,11 @@ uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId 
                                       .name = name,
                                       .depth = static_cast<uint32_t>(stack->size()),
                                       .parent_id = parent});
-  if (auto set = args_->AddArgSet(args)) slices.arg_set_id.Set(row, *set);
+  if (defer_args) {
+    if (!args.empty()) pending_args_[row] = args;
+  } else if (auto set = args_->AddArgSet(args)) {
+    slices.arg_set_id.Set(row, *set);
+  }
   if (tt.ts) slices.thread_ts.Set(row, *tt.ts);
   if (tt.instruction_count) slices.thread_instruction_count.Set(row, *tt.instruction_count);
   storage_->ExtendBounds(ts);
@@ -65,9 +74,20 @@ std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId
                                             ThreadTime thread_time) {
   std::vector<Open>& stack = stacks_[track];
   MaybeCloseStack(ts, -1, &stack);
-  const uint32_t row = Insert(ts, -1, track, category, name, &stack, args, thread_time);
+  const uint32_t row =
+      Insert(ts, -1, track, category, name, &stack, args, thread_time, /*defer_args=*/true);
   stack.push_back({row, -1});
   return row;
+}
+
+std::optional<uint32_t> SliceTracker::BeginLegacyUnnestable(int64_t ts, uint32_t track,
+                                                            StringId name,
+                                                            const std::vector<Arg>& args) {
+  Unnestable& u = unnestable_[track];
+  ++u.begin_count;
+  u.last_begin_ts = ts;
+  if (!stacks_[track].empty()) return std::nullopt;
+  return Begin(ts, track, kNullStringId, name, args);
 }
 
 std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId category,
@@ -111,6 +131,12 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
         row, *thread_time.instruction_count - slices.thread_instruction_count[row]);
   }
   AddArgs(row, args);
+  if (auto u = unnestable_.find(track); u != unnestable_.end()) {
+    AddArgs(row, {args_->MakeArg("legacy_unnestable_begin_count", ArgValue::Int(u->second.begin_count)),
+                  args_->MakeArg("legacy_unnestable_last_begin_ts",
+                                 ArgValue::Int(u->second.last_begin_ts))});
+  }
+  CommitArgs(row);
   // Only the innermost slice leaves the stack; one further down stays, now complete, until
   // time passes its end (slices opened above it are then truncated to it).
   if (*match + 1 == stack.size()) {
@@ -140,7 +166,8 @@ std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringI
       return std::nullopt;
     }
   }
-  const uint32_t row = Insert(ts, dur, track, category, name, &stack, args, thread_time);
+  const uint32_t row =
+      Insert(ts, dur, track, category, name, &stack, args, thread_time, /*defer_args=*/false);
   if (thread_dur) storage_->slice.thread_dur.Set(row, *thread_dur);
   stack.push_back({row, ts + dur});
   return row;
@@ -149,10 +176,36 @@ std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringI
 void SliceTracker::AddArgs(uint32_t slice_id, const std::vector<Arg>& args) {
   if (args.empty()) return;
   SliceTable& slices = storage_->slice;
-  std::vector<Arg> merged;
-  if (!slices.arg_set_id.IsNull(slice_id)) merged = args_->GetArgSet(slices.arg_set_id[slice_id]);
-  merged.insert(merged.end(), args.begin(), args.end());
-  if (auto set = args_->AddArgSet(merged)) slices.arg_set_id.Set(slice_id, *set);
+  // A key the slice already has takes the new value in place (an end event repeating its
+  // begin's args leaves the set as it was, so it is still shared with identical slices).
+  if (auto it = pending_args_.find(slice_id); it != pending_args_.end()) {
+    ArgSetBuilder merged(std::move(it->second));
+    merged.Merge(args);
+    it->second = std::move(merged).Take();
+    return;
+  }
+  ArgSetBuilder merged;
+  if (!slices.arg_set_id.IsNull(slice_id)) {
+    merged = ArgSetBuilder(args_->GetArgSet(slices.arg_set_id[slice_id]));
+  }
+  merged.Merge(args);
+  if (auto set = args_->AddArgSet(merged.args())) slices.arg_set_id.Set(slice_id, *set);
+}
+
+void SliceTracker::CommitArgs(uint32_t slice_id) {
+  auto it = pending_args_.find(slice_id);
+  if (it == pending_args_.end()) return;
+  std::vector<Arg> args = std::move(it->second);
+  pending_args_.erase(it);
+  AddArgs(slice_id, args);
+}
+
+void SliceTracker::Finish() {
+  std::vector<uint32_t> rows;
+  rows.reserve(pending_args_.size());
+  for (const auto& [row, unused] : pending_args_) rows.push_back(row);
+  std::sort(rows.begin(), rows.end());
+  for (uint32_t row : rows) CommitArgs(row);
 }
 
 bool SliceTracker::WouldOverlap(int64_t ts, uint32_t track, int64_t dur) {

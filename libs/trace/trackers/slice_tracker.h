@@ -2,6 +2,9 @@
 // Builds the `slice` table: per track, a stack of open slices gives each new slice its depth and
 // parent. Begin/End pairs, complete events (known duration) and instants all go through here;
 // slices still open when the trace ends keep dur = -1, as in trace_processor.
+// A begun slice's args are written once, when it ends (with what its end and AddArgs added)
+// or at Finish(): like trace_processor, the args table then holds only each slice's final set,
+// not the intermediate ones.
 
 #include <cstdint>
 #include <optional>
@@ -25,6 +28,12 @@ class SliceTracker {
 
   std::optional<uint32_t> Begin(int64_t ts, uint32_t track, StringId category, StringId name,
                                 const std::vector<Arg>& args, ThreadTime thread_time = {});
+  // Android's legacy atrace async begin ('S'): slices on `track` never nest. A begin while a
+  // slice is open starts nothing; every begin is counted, and the slice, when it ends, gets
+  // args legacy_unnestable_begin_count and legacy_unnestable_last_begin_ts (the track's
+  // totals so far), as in trace_processor.
+  std::optional<uint32_t> BeginLegacyUnnestable(int64_t ts, uint32_t track, StringId name,
+                                                const std::vector<Arg>& args);
   // Ends the innermost open slice on `track` (matching `name`/`category` when given).
   std::optional<uint32_t> End(int64_t ts, uint32_t track, StringId category, StringId name,
                               const std::vector<Arg>& args, ThreadTime thread_time = {});
@@ -36,8 +45,10 @@ class SliceTracker {
                                   const std::vector<Arg>& args) {
     return Scoped(ts, track, category, name, 0, args);
   }
-  // Adds args to a slice already stored.
+  // Adds args to a slice already stored; a key it already has takes the new value.
   void AddArgs(uint32_t slice_id, const std::vector<Arg>& args);
+  // Writes the args of slices begun but never ended. Called once, after the last event.
+  void Finish();
 
   // Whether a complete slice [ts, ts + dur) would partially overlap a complete slice still on
   // `track`'s stack (starting inside it, ending after it): it cannot nest there. Closes what
@@ -57,11 +68,20 @@ class SliceTracker {
   // `new_dur`: of the slice about to be added (-1 for a Begin or an End).
   void MaybeCloseStack(int64_t ts, int64_t new_dur, std::vector<Open>* stack);
   uint32_t Insert(int64_t ts, int64_t dur, uint32_t track, StringId category, StringId name,
-                  std::vector<Open>* stack, const std::vector<Arg>& args, ThreadTime tt);
+                  std::vector<Open>* stack, const std::vector<Arg>& args, ThreadTime tt,
+                  bool defer_args);
+  void CommitArgs(uint32_t slice_id);
+
+  struct Unnestable {
+    int64_t begin_count = 0;
+    int64_t last_begin_ts = 0;
+  };
 
   TraceStorage* storage_;
   ArgsTracker* args_;
   absl::flat_hash_map<uint32_t, std::vector<Open>> stacks_;
+  absl::flat_hash_map<uint32_t, Unnestable> unnestable_;  // by track
+  absl::flat_hash_map<uint32_t, std::vector<Arg>> pending_args_;  // by slice, until it ends
 };
 
 }  // namespace tw

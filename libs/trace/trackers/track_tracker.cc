@@ -3,9 +3,6 @@
 #include "libs/trace/trackers/track_descriptions.h"
 
 namespace tw {
-namespace {
-constexpr int kProcessSlice = 1;
-}
 
 TrackTracker::TrackTracker(TraceStorage* storage, ArgsTracker* args)
     : storage_(storage),
@@ -113,60 +110,6 @@ uint32_t TrackTracker::InternThreadCounterTrack(uint32_t utid, StringId name,
                                                 std::string_view type, StringId unit,
                                                 const std::vector<Arg>& extra) {
   return InternTrack(type, "counter", name, Concat(Dim("utid", utid), extra), unit);
-}
-
-std::vector<TrackTracker::AsyncSlot>& TrackTracker::AsyncSet(uint32_t upid, StringId name,
-                                                             std::string_view type) {
-  return async_sets_[Key{kProcessSlice, upid, name, storage_->Intern(type)}];
-}
-
-uint32_t TrackTracker::NewAsyncTrack(uint32_t upid, StringId name, std::string_view type) {
-  const uint32_t track = CreateTrack(name, type, "slice");
-  storage_->track.upid.Set(track, upid);
-  if (auto dims = args_->AddArgSet({Dim("upid", upid), DimString("name", name)})) {
-    storage_->track.dimension_arg_set_id.Set(track, *dims);
-  }
-  return track;
-}
-
-std::optional<uint32_t> TrackTracker::InternAsyncBegin(uint32_t upid, StringId name,
-                                                       int64_t cookie, std::string_view type) {
-  std::vector<AsyncSlot>& set = AsyncSet(upid, name, type);
-  for (const AsyncSlot& slot : set) {
-    if (slot.cookie == cookie) return std::nullopt;
-  }
-  for (AsyncSlot& slot : set) {
-    if (!slot.cookie) {
-      slot.cookie = cookie;
-      return slot.track;
-    }
-  }
-  const uint32_t track = NewAsyncTrack(upid, name, type);
-  set.push_back({track, cookie});
-  return track;
-}
-
-std::optional<uint32_t> TrackTracker::InternAsyncEnd(uint32_t upid, StringId name,
-                                                     int64_t cookie, std::string_view type) {
-  std::vector<AsyncSlot>& set = AsyncSet(upid, name, type);
-  for (AsyncSlot& slot : set) {
-    if (slot.cookie == cookie) {
-      slot.cookie.reset();
-      return slot.track;
-    }
-  }
-  return std::nullopt;
-}
-
-uint32_t TrackTracker::InternAsyncInstant(uint32_t upid, StringId name, std::string_view type) {
-  std::vector<AsyncSlot>& set = AsyncSet(upid, name, type);
-  for (AsyncSlot& slot : set) {
-    if (!slot.cookie) return slot.track;
-  }
-  // Every slot is busy: add one and leave it free.
-  const uint32_t track = NewAsyncTrack(upid, name, type);
-  set.push_back({track, std::nullopt});
-  return track;
 }
 
 uint32_t TrackTracker::CreateTrack(StringId name, std::string_view type,

@@ -54,32 +54,13 @@ class TrackTracker {
                                     StringId unit = kNullStringId,
                                     const std::vector<Arg>& extra = {});
 
-  // Async slices keyed by (process, name) and a cookie: every cookie open at the same time gets
-  // its own track of the set (all named `name`), so overlapping async slices never nest. A begin
-  // for a cookie that is already open is a duplicate and returns nullopt (it is ignored).
-  std::optional<uint32_t> InternAsyncBegin(uint32_t upid, StringId name, int64_t cookie, std::string_view type);
-  std::optional<uint32_t> InternAsyncEnd(uint32_t upid, StringId name, int64_t cookie,
-                                         std::string_view type);
-  // A track of the set for an instant (does not stay occupied).
-  uint32_t InternAsyncInstant(uint32_t upid, StringId name, std::string_view type);
-
   // A track with no identity to dedupe by (track_event descriptors manage their own).
   uint32_t CreateTrack(StringId name, std::string_view type, std::string_view event_type);
 
  private:
-  using Key = std::tuple<int, int64_t, StringId, StringId>;  // kind, id, name, type
-
-  struct AsyncSlot {
-    uint32_t track;
-    std::optional<int64_t> cookie;  // set while a slice is open on it
-  };
-  uint32_t NewAsyncTrack(uint32_t upid, StringId name, std::string_view type);
-  std::vector<AsyncSlot>& AsyncSet(uint32_t upid, StringId name, std::string_view type);
-
   TraceStorage* storage_;
   ArgsTracker* args_;
   absl::flat_hash_map<std::string, uint32_t> tracks_;  // type + dimension values → track
-  absl::flat_hash_map<Key, std::vector<AsyncSlot>> async_sets_;
   StringId utid_key_, upid_key_, cpu_key_, name_key_;
 };
 

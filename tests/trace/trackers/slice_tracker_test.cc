@@ -47,6 +47,56 @@ TEST_F(SliceTrackerTest, EndArgsMergeIntoTheBeginArgs) {
   EXPECT_EQ(storage.Str(merged[1].key), "b");
 }
 
+TEST_F(SliceTrackerTest, AnEndRepeatingTheBeginArgsLeavesOneSharedSetAndNoOrphans) {
+  // Two slices whose end repeats (and updates) the begin's keys: each final set has every key
+  // once, the two are identical so they share one set, and the begin-only sets never reach
+  // the args table.
+  for (int i = 0; i < 2; ++i) {
+    slices.Begin(10 * i, 0, kNullStringId, S("s"),
+                 {args.MakeArg("id", ArgValue::Int(7)), args.MakeArg("x", ArgValue::Int(1))});
+    slices.End(10 * i + 5, 0, kNullStringId, kNullStringId,
+               {args.MakeArg("x", ArgValue::Int(2)), args.MakeArg("y", ArgValue::Int(3))});
+  }
+  const SliceTable& t = storage.slice;
+  ASSERT_EQ(t.arg_set_id[0], t.arg_set_id[1]);
+  const auto set = args.GetArgSet(t.arg_set_id[0]);
+  ASSERT_EQ(set.size(), 3u);
+  EXPECT_EQ(storage.Str(set[1].key), "x");
+  EXPECT_EQ(set[1].value.int_value, 2);
+  EXPECT_EQ(storage.args.row_count(), 3u);
+}
+
+TEST_F(SliceTrackerTest, ArgsOfSlicesNeverEndedAreWrittenAtFinish) {
+  slices.Begin(1, 0, kNullStringId, S("open"), {args.MakeArg("a", ArgValue::Int(1))});
+  slices.AddArgs(0, {args.MakeArg("b", ArgValue::Int(2))});
+  EXPECT_TRUE(storage.slice.arg_set_id.IsNull(0));
+  slices.Finish();
+  ASSERT_FALSE(storage.slice.arg_set_id.IsNull(0));
+  EXPECT_EQ(args.GetArgSet(storage.slice.arg_set_id[0]).size(), 2u);
+}
+
+TEST_F(SliceTrackerTest, LegacyUnnestableBeginsDoNotNestAndAreCountedOnTheEndedSlice) {
+  // Android's atrace 'S' repeated while its slice is open: one slice, which records how many
+  // begins the track has seen and the last one's time.
+  slices.BeginLegacyUnnestable(10, 4, S("wakelock"), {args.MakeArg("cookie", ArgValue::Int(1))});
+  slices.BeginLegacyUnnestable(12, 4, S("wakelock"), {args.MakeArg("cookie", ArgValue::Int(1))});
+  slices.End(20, 4, kNullStringId, kNullStringId, {});
+  slices.BeginLegacyUnnestable(30, 4, S("wakelock"), {args.MakeArg("cookie", ArgValue::Int(1))});
+  slices.End(35, 4, kNullStringId, kNullStringId, {});
+  const SliceTable& t = storage.slice;
+  ASSERT_EQ(t.row_count(), 2u);
+  EXPECT_EQ(t.dur[0], 10);
+  EXPECT_EQ(t.depth[1], 0u);
+  const auto first = args.GetArgSet(t.arg_set_id[0]);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(storage.Str(first[1].key), "legacy_unnestable_begin_count");
+  EXPECT_EQ(first[1].value.int_value, 2);
+  EXPECT_EQ(first[2].value.int_value, 12);
+  const auto second = args.GetArgSet(t.arg_set_id[1]);
+  EXPECT_EQ(second[1].value.int_value, 3);  // the track's count goes on
+  EXPECT_EQ(second[2].value.int_value, 30);
+}
+
 TEST_F(SliceTrackerTest, EndOfAnOuterSliceTruncatesTheOpenSlicesAboveIt) {
   // An end that names a category closes the matching slice below the top; the slice still
   // open above it is cut to that end once time moves past it (trace_processor's rule).
