@@ -48,6 +48,11 @@ void FlowTracker::End(uint32_t slice, uint64_t id, bool close) {
   Insert(id, out, in);
 }
 
+void FlowTracker::ClosePending(uint32_t slice, uint64_t id) {
+  const uint32_t out = open_.try_emplace(id, 0).first->second;
+  Insert(id, out, slice);
+}
+
 uint64_t FlowTracker::V1FlowId(uint64_t source_id, StringId category, StringId name) {
   const V1Key key{source_id, category, name};
   auto [it, inserted] = v1_ids_.try_emplace(key, next_v1_id_);

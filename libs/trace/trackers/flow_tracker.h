@@ -30,6 +30,11 @@ class FlowTracker {
   // Links the flow's last slice to `slice`; `close` ends the flow.
   void End(uint32_t slice, uint64_t id, bool close);
   bool IsActive(uint64_t id) const { return open_.contains(id); }
+  // A v1 flow end that waited for the next slice on its track ('f' without "bp": "e"): an
+  // arrow from the flow's last slice to `slice`, as is (no reordering). As in trace_processor,
+  // the end is not checked against a start: a flow never started comes from slice 0, and the
+  // id then counts as open there.
+  void ClosePending(uint32_t slice, uint64_t id);
 
   // v1 (legacy 's' / 't' / 'f' phases): the flow binds to the innermost open slice of `track`.
   uint64_t V1FlowId(uint64_t source_id, StringId category, StringId name);

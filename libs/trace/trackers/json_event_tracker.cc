@@ -247,7 +247,7 @@ void JsonEventTracker::OnSliceBegun(uint32_t track, std::optional<uint32_t> slic
   if (!slice) return;
   auto it = pending_flow_ends_.find(track);
   if (it == pending_flow_ends_.end()) return;
-  for (uint64_t id : it->second) flows_->End(*slice, id, /*close=*/false);
+  for (uint64_t id : it->second) flows_->ClosePending(*slice, id);
   pending_flow_ends_.erase(it);
 }
 
