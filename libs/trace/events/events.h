@@ -38,6 +38,7 @@ enum class EventType : uint8_t {
   kSoftIrqExit,
   kThreadName,       // a thread seen with a name (systrace lines name their task)
   kJsonEvent,        // a Chrome JSON trace event (JsonEventData)
+  kV8CpuProfile,     // a legacy V8 CPU profile session, its callsites or a sample (V8CpuProfileData)
   kGlobalInstant,    // a zero-duration slice on a named global track (GlobalInstantData)
   kFrameTimeline,    // an Android FrameTimelineEvent start or end (FrameTimelineData)
   kAndroidInputEvent,  // an InputDispatcher motion/key event or window dispatch
@@ -345,6 +346,35 @@ struct JsonEventData {
   std::optional<uint32_t> cpu;
   std::optional<int64_t> io_wait;
   StringId blocked_function = kNullStringId;
+};
+
+// Chrome JSON's legacy V8 CPU profiles ('P' events "Profile" / "ProfileChunk"). The importer
+// checks the profile's node tree and works out sample times, as trace_processor's tokenizer
+// does; the tracker makes the rows. A profile is identified by (session id, pid).
+struct V8CpuProfileData {
+  enum class Kind : uint8_t {
+    kSession,  // the profile starts: a placeholder mapping for its frames
+    kNodes,    // callsites defined by a chunk, in order (pushed before any sample)
+    kSample,   // the thread `tid` was running node `node_id` at the event's time
+  };
+  struct Node {
+    uint32_t id = 0;
+    // Set: only the frame is interned (the node was rejected after that, as trace_processor
+    // rejects it).
+    bool frame_only = false;
+    // Set: not a new node but a re-parenting of an existing one, named as a child by `parent`.
+    bool reparent = false;
+    std::optional<uint32_t> parent;  // the parent node (resolved from "children" if needed)
+    uint32_t depth = 0;
+    StringId function_name = kNullStringId;
+    StringId url = kNullStringId;  // the script; null when absent or empty
+  };
+  Kind kind = Kind::kSample;
+  uint64_t session_id = 0;
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  uint32_t node_id = 0;
+  std::vector<Node> nodes;
 };
 
 // A zero-duration slice on a global track known by name and type, e.g. trace triggers on

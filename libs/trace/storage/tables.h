@@ -14,6 +14,7 @@
 #include "libs/trace/storage/tables/event_tables.h"
 #include "libs/trace/storage/tables/gpu_tables.h"
 #include "libs/trace/storage/tables/process_tables.h"
+#include "libs/trace/storage/tables/profiler_tables.h"
 #include "libs/trace/storage/tables/sched_tables.h"
 #include "libs/trace/storage/tables/track_tables.h"
 #include "libs/trace/storage/tables/winscope_tables.h"
@@ -39,6 +40,11 @@ using OptI32 = std::optional<int32_t>;
   X(TW_COUNTER_TABLE)                      \
   X(TW_STATE_TABLE)                        \
   X(TW_FLOW_TABLE)                         \
+  X(TW_STACK_PROFILE_MAPPING_TABLE)        \
+  X(TW_STACK_PROFILE_FRAME_TABLE)          \
+  X(TW_STACK_PROFILE_CALLSITE_TABLE)       \
+  X(TW_STACK_PROFILE_SYMBOL_TABLE)         \
+  X(TW_CPU_PROFILE_STACK_SAMPLE_TABLE)     \
   X(TW_ARG_TABLE)                          \
   X(TW_FTRACE_EVENT_TABLE)                 \
   X(TW_LOG_TABLE)                          \

@@ -146,6 +146,9 @@ void TraceStorage::ComputeBoundsFromTables() {
   }
   for (uint32_t r = 0; r < logs.row_count(); ++r) point(logs.ts[r]);
   for (uint32_t r = 0; r < state.row_count(); ++r) interval(state.ts[r], state.dur[r]);
+  for (uint32_t r = 0; r < cpu_profile_stack_sample.row_count(); ++r) {
+    point(cpu_profile_stack_sample.ts[r]);
+  }
   if (start == INT64_MAX) {
     start_ts_ = INT64_MAX;
     end_ts_ = INT64_MIN;

@@ -25,6 +25,7 @@ EventRouter::EventRouter(TraceContext* context)
       winscope_(context),
       states_(context->storage, &context->args),
       atrace_async_(context),
+      v8_profiles_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -55,6 +56,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kTrackEvent: ctx_->track_events->OnTrackEvent(e.ts, e.As<TrackEventData>()); break;
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
     case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
+    case EventType::kV8CpuProfile: v8_profiles_.OnEvent(e.ts, e.As<V8CpuProfileData>()); break;
     case EventType::kGlobalInstant: {
       const GlobalInstantData& d = e.As<GlobalInstantData>();
       const uint32_t track = ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type, false);

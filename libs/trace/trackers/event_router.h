@@ -21,6 +21,7 @@
 #include "libs/trace/trackers/trace_context.h"
 #include "libs/trace/trackers/drm_tracker.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
+#include "libs/trace/trackers/v8_cpu_profile_tracker.h"
 #include "libs/trace/trackers/winscope_tracker.h"
 #include "libs/trace/trackers/virtio_tracker.h"
 
@@ -65,6 +66,7 @@ class EventRouter {
   WinscopeTracker winscope_;
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
   AtraceAsyncTracks atrace_async_;
+  V8CpuProfileTracker v8_profiles_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "libs/trace/trace_loader.h"
@@ -19,6 +20,19 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kDir = fs::path(TW_SHARED_DIR) / "traces" / "chrome_json";
+
+// trace_processor's json_tokenizer_failure count for a file, from its oracle answers (0 when
+// the oracle does not list it): some real files hold events it cannot read (e.g. V8 profile
+// chunks of a profile that never started).
+int64_t OracleTokenizerFailures(const std::string& name) {
+  std::ifstream in(fs::path(TW_SHARED_DIR) / "oracle" / name / "09-stats.csv");
+  const std::string prefix = "\"json_tokenizer_failure\",";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    return std::stoll(line.substr(line.rfind(',') + 1));
+  }
+  return 0;
+}
 
 std::unique_ptr<LoadedTrace> LoadFile(const std::string& name) {
   auto t = LoadTraceFile((kDir / name).string());
@@ -43,7 +57,7 @@ TEST(JsonRealTracesTest, EveryFileLoadsWithRows) {
             "(SELECT COUNT(*) FROM sched) + (SELECT COUNT(*) FROM thread_state) + "
             "(SELECT COUNT(*) FROM thread WHERE tid != 0 AND upid IS NOT NULL)");
     EXPECT_GT(rows, 0);
-    EXPECT_EQ(json_test::Stat(*t, "json_tokenizer_failure"), 0);
+    EXPECT_EQ(json_test::Stat(*t, "json_tokenizer_failure"), OracleTokenizerFailures(name));
     // A structurally damaged or truncated file would say so.
     EXPECT_EQ(json_test::Stat(*t, "trace_truncated"), 0);
   }

@@ -344,10 +344,20 @@ JsonEventStatus DecodeJsonEvent(std::string_view text, TraceStorage* storage,
     ts = 0;
   }
   out->ts = *ts;
-  if (d.phase == 'P') return JsonEventStatus::kV8Sample;
 
   // An absent tid means the process's main thread.
   if (d.tid == 0 && d.pid != 0 && d.tid_name == kNullStringId) d.tid = d.pid;
+
+  if (d.phase == 'P') {
+    if (id.kind == JsonId::Kind::kString) {
+      out->v8_profile_id = HexId(storage->Str(id.str));
+      out->v8_profile_id_invalid = !out->v8_profile_id;
+    } else if (id.kind == JsonId::Kind::kInt) {
+      out->v8_profile_id = id.value;
+    }
+    out->v8_args = args;
+    return JsonEventStatus::kV8Sample;
+  }
 
   if (id.kind != JsonId::Kind::kNone) {
     d.async_cookie = AsyncCookie(d.category, id);

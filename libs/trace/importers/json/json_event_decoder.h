@@ -6,6 +6,7 @@
 // the "args" a phase needs already read (see events.h). Strings are interned into `storage`.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,7 +18,7 @@ namespace tw {
 enum class JsonEventStatus {
   kEvent,           // decoded: push it
   kEmpty,           // "{}": a common trailing filler, skipped without complaint
-  kV8Sample,        // 'P' (V8 CPU profile chunk): there is no table for it, skipped
+  kV8Sample,        // 'P' (legacy V8 CPU profile): `v8_profile_id` and `v8_args` say what
   kFailed,          // not importable (see `error`): counts in json_tokenizer_failure
 };
 
@@ -29,6 +30,11 @@ struct DecodedJsonEvent {
   // (json_parser_failure).
   int tokenizer_failures = 0;
   int parser_failures = 0;
+  // 'P': the profile's id ("id": a hex string or a number; nullopt when absent) and the raw
+  // "args" object (a view into the event text).
+  std::optional<uint64_t> v8_profile_id;
+  bool v8_profile_id_invalid = false;  // "id" is a string that is not hexadecimal
+  std::string_view v8_args;
   std::string error;  // why the event failed, for diagnostics
   bool malformed = false;  // failed because the text is not JSON (not just missing fields)
 };

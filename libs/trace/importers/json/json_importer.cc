@@ -83,6 +83,7 @@ void JsonImporter::OnEvent(std::string_view text) {
       return;
     case JsonEventStatus::kV8Sample:
       ++stats_.phases["P"];
+      OnV8Profile(decoded);
       return;
     case JsonEventStatus::kFailed:
       if (decoded.malformed) ++malformed_events_;
@@ -109,6 +110,66 @@ void JsonImporter::OnEvent(std::string_view text) {
   ++stats_.events;
   sorter_->Push(EventSorter::QueueForSequence(0),
                 Event::WithPayload(decoded.ts, EventType::kJsonEvent, std::move(data)));
+}
+
+// A profile's structure (its start and callsite nodes) is delivered ahead of every event, as
+// trace_processor builds it while tokenizing; its samples are sorted with the other events.
+constexpr uint32_t kV8StructureQueue = 1;
+constexpr uint32_t kV8SampleQueue = 2;
+
+void JsonImporter::PushV8(int64_t ts, uint32_t queue, V8CpuProfileData data) {
+  sorter_->Push(EventSorter::QueueForSequence(queue),
+                Event::WithPayload(ts, EventType::kV8CpuProfile, std::move(data)));
+}
+
+void JsonImporter::OnV8Profile(const DecodedJsonEvent& event) {
+  if (event.v8_profile_id_invalid) {
+    storage_->IncrementStat("json_tokenizer_failure");
+    return;
+  }
+  if (!event.v8_profile_id) return;  // not a profile event trace_processor reads
+  absl::StatusOr<V8ProfileArgs> args = ParseV8ProfileArgs(event.v8_args);
+  if (!args.ok()) return;
+  const uint64_t id = *event.v8_profile_id;
+  const uint32_t pid = event.data.pid;
+  V8CpuProfileData base;
+  base.session_id = id;
+  base.pid = pid;
+  base.tid = event.data.tid;
+
+  if (args->start_time_us) {
+    if (v8_profiles_.Start(id, pid, *args->start_time_us * 1000)) {
+      V8CpuProfileData session = base;
+      session.kind = V8CpuProfileData::Kind::kSession;
+      PushV8(INT64_MIN, kV8StructureQueue, std::move(session));
+    }
+    return;
+  }
+
+  V8CpuProfileData nodes = base;
+  nodes.kind = V8CpuProfileData::Kind::kNodes;
+  for (const V8ProfileArgs::Node& node : args->nodes) {
+    if (!v8_profiles_.AddNode(id, pid, node, storage_, &nodes.nodes).ok()) {
+      storage_->IncrementStat("legacy_v8_cpu_profile_invalid_callsite");
+    }
+  }
+  if (!nodes.nodes.empty()) PushV8(INT64_MIN, kV8StructureQueue, std::move(nodes));
+
+  if (args->samples.size() != args->time_deltas_us.size()) {
+    storage_->IncrementStat("json_tokenizer_failure");
+    return;
+  }
+  for (size_t i = 0; i < args->samples.size(); ++i) {
+    absl::StatusOr<int64_t> ts = v8_profiles_.NextSampleTime(id, pid, args->time_deltas_us[i] * 1000);
+    if (!ts.ok()) {
+      storage_->IncrementStat("json_tokenizer_failure");
+      return;
+    }
+    V8CpuProfileData sample = base;
+    sample.kind = V8CpuProfileData::Kind::kSample;
+    sample.node_id = args->samples[i];
+    PushV8(*ts, kV8SampleQueue, std::move(sample));
+  }
 }
 
 void JsonImporter::OnMetadata(std::string_view text) {

@@ -11,7 +11,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/trace/importers/json/json_event_decoder.h"
 #include "libs/trace/importers/json/json_trace_reader.h"
+#include "libs/trace/importers/json/v8_cpu_profile.h"
 #include "libs/trace/importers/systrace/ftrace_text_decoder.h"
 #include "libs/trace/reader/chunk_source.h"
 #include "libs/trace/sorter/event_sorter.h"
@@ -44,6 +46,8 @@ class JsonImporter {
 
  private:
   void OnEvent(std::string_view text);
+  void OnV8Profile(const DecodedJsonEvent& event);
+  void PushV8(int64_t ts, uint32_t queue, V8CpuProfileData data);
   void OnMetadata(std::string_view text);
   void OnSystemTraceLine(std::string_view line);
   void NoteFailure(std::string_view why);
@@ -57,6 +61,7 @@ class JsonImporter {
   std::string first_failure_;
   int64_t malformed_events_ = 0;  // failed events whose text is not JSON at all
   JsonImportStats stats_;
+  V8ProfileSessions v8_profiles_;
 };
 
 }  // namespace tw

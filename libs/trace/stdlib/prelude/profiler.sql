@@ -1,0 +1,63 @@
+-- Callstack profiles: the stack_profile_* tables that callstacks are made of, and CPU profile
+-- stack samples.
+
+-- A mapping (binary, library or a placeholder for profilers without addresses) that frames
+-- belong to.
+CREATE PERFETTO VIEW stack_profile_mapping(
+  -- Row id.
+  id ID,
+  build_id STRING,
+  exact_offset LONG,
+  start_offset LONG,
+  start LONG,
+  end LONG,
+  load_bias LONG,
+  name STRING
+) AS
+SELECT id, build_id, exact_offset, start_offset, start, "end", load_bias, name
+FROM __intrinsic_stack_profile_mapping;
+
+-- A location in a program: a function in a mapping.
+CREATE PERFETTO VIEW stack_profile_frame(
+  -- Row id.
+  id ID,
+  name STRING,
+  mapping JOINID(stack_profile_mapping.id),
+  rel_pc LONG,
+  symbol_set_id LONG,
+  deobfuscated_name STRING
+) AS
+SELECT id, name, mapping, rel_pc, symbol_set_id, deobfuscated_name
+FROM __intrinsic_stack_profile_frame;
+
+-- A callstack: a frame and the callsite it was called from.
+CREATE PERFETTO VIEW stack_profile_callsite(
+  -- Row id.
+  id ID,
+  depth LONG,
+  parent_id JOINID(stack_profile_callsite.id),
+  frame_id JOINID(stack_profile_frame.id)
+) AS
+SELECT id, depth, parent_id, frame_id FROM __intrinsic_stack_profile_callsite;
+
+-- Symbol information of frames (function, source file, line).
+CREATE PERFETTO VIEW stack_profile_symbol(
+  -- Row id.
+  id ID,
+  symbol_set_id LONG,
+  name STRING,
+  source_file STRING,
+  line_number LONG
+) AS
+SELECT id, symbol_set_id, name, source_file, line_number FROM __intrinsic_stack_profile_symbol;
+
+-- Stack samples from CPU profiling.
+CREATE PERFETTO VIEW cpu_profile_stack_sample(
+  -- The id of the row.
+  id ID,
+  ts TIMESTAMP,
+  callsite_id JOINID(stack_profile_callsite.id),
+  utid JOINID(thread.id),
+  process_priority LONG
+) AS
+SELECT id, ts, callsite_id, utid, process_priority FROM __intrinsic_cpu_profile_stack_sample;

@@ -1,0 +1,72 @@
+#pragma once
+// Callstack profiles: mappings, frames, callsites and symbols (trace_processor's stack_profile_*
+// tables) and the CPU profile samples that point into them (today: Chrome JSON's legacy V8 CPU
+// profiles).
+
+#include "libs/trace/storage/table_declaration.h"
+
+namespace tw {
+
+// clang-format off
+#define TW_STACK_PROFILE_MAPPING_TABLE(TABLE, COLUMN)                                            \
+  TABLE(StackProfileMappingTable, stack_profile_mapping,                                         \
+        "A mapping (binary, library or, for profilers without addresses such as V8's, a "        \
+        "placeholder covering everything) that frames belong to.")                               \
+  COLUMN(build_id, String, kNone, {}, "Hex-encoded build id of the binary / library.")           \
+  COLUMN(exact_offset, Int64, kNone, {}, "Offset of the mapping in its file, as mapped.")        \
+  COLUMN(start_offset, Int64, kNone, {}, "Offset in the file of the start of the ELF.")          \
+  COLUMN(start, Int64, kNone, {}, "Start of the mapping in the process' address space.")         \
+  COLUMN(end, Int64, kNone, {}, "End of the mapping in the process' address space.")             \
+  COLUMN(load_bias, Int64, kNone, {}, "The mapping's load bias.")                                \
+  COLUMN(name, String, kNone, {}, "Filename of the binary / library; empty for a placeholder.")
+// clang-format on
+TW_DEFINE_TABLE(TW_STACK_PROFILE_MAPPING_TABLE)
+
+// clang-format off
+#define TW_STACK_PROFILE_FRAME_TABLE(TABLE, COLUMN)                                              \
+  TABLE(StackProfileFrameTable, stack_profile_frame,                                             \
+        "A location in a program: a function in a mapping.")                                     \
+  COLUMN(name, String, kNone, {}, "Name of the function this location is in.")                   \
+  COLUMN(mapping, Uint32, kNone, {}, "The mapping this location is in (stack_profile_mapping).") \
+  COLUMN(rel_pc, Int64, kNone, {}, "The program counter relative to the mapping's start.")       \
+  COLUMN(symbol_set_id, OptUint32, kNone, {},                                                    \
+         "The symbol information of this frame (stack_profile_symbol.symbol_set_id), if any.")   \
+  COLUMN(deobfuscated_name, String, kNone, {}, "Deobfuscated name of the function, if known.")
+// clang-format on
+TW_DEFINE_TABLE(TW_STACK_PROFILE_FRAME_TABLE)
+
+// clang-format off
+#define TW_STACK_PROFILE_CALLSITE_TABLE(TABLE, COLUMN)                                           \
+  TABLE(StackProfileCallsiteTable, stack_profile_callsite,                                       \
+        "A callstack, as a frame and the callsite it was called from: one row per distinct "     \
+        "(parent, frame, depth).")                                                               \
+  COLUMN(depth, Uint32, kNone, {}, "Distance from the bottom-most frame of the callstack.")      \
+  COLUMN(parent_id, OptUint32, kNone, {}, "Parent frame on the callstack; NULL at the bottom.")  \
+  COLUMN(frame_id, Uint32, kNone, {}, "Frame at this position in the callstack.")
+// clang-format on
+TW_DEFINE_TABLE(TW_STACK_PROFILE_CALLSITE_TABLE)
+
+// clang-format off
+#define TW_STACK_PROFILE_SYMBOL_TABLE(TABLE, COLUMN)                                             \
+  TABLE(StackProfileSymbolTable, stack_profile_symbol,                                           \
+        "Symbol information of frames: the function, source file and line of a location.")      \
+  COLUMN(symbol_set_id, Uint32, kNone, {}, "The set this row belongs to (one per frame).")       \
+  COLUMN(name, String, kNone, {}, "Name of the function.")                                       \
+  COLUMN(source_file, String, kNone, {}, "The source file (a script URL for JavaScript).")       \
+  COLUMN(line_number, OptUint32, kNone, {}, "The line in the source file, if known.")
+// clang-format on
+TW_DEFINE_TABLE(TW_STACK_PROFILE_SYMBOL_TABLE)
+
+// clang-format off
+#define TW_CPU_PROFILE_STACK_SAMPLE_TABLE(TABLE, COLUMN)                                         \
+  TABLE(CpuProfileStackSampleTable, cpu_profile_stack_sample,                                    \
+        "Stack samples from CPU profiling (Chrome JSON's legacy V8 CPU profiles): what a "       \
+        "thread was running at one moment.")                                                     \
+  COLUMN(ts, Int64, kNone, {}, "Timestamp of the sample (trace clock, ns).")                     \
+  COLUMN(callsite_id, Uint32, kNone, {}, "The unwound callstack (stack_profile_callsite.id).")   \
+  COLUMN(utid, Uint32, kNone, {}, "Thread that was active when the sample was taken.")           \
+  COLUMN(process_priority, Int32, kNone, {}, "The process' priority (0 when not reported).")
+// clang-format on
+TW_DEFINE_TABLE(TW_CPU_PROFILE_STACK_SAMPLE_TABLE)
+
+}  // namespace tw
