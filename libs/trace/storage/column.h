@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "libs/trace/storage/chunked_vector.h"
+#include "libs/trace/storage/packed_int_vector.h"
 #include "libs/trace/storage/string_pool.h"
 
 namespace tw {
@@ -83,8 +83,9 @@ class NullBits {
   uint32_t size_ = 0;
 };
 
-// Integer column stored as T (int64_t, int32_t, uint32_t, int8_t...). Nullable columns keep a
-// NullBits; non-nullable columns have none.
+// Integer column of type T (int64_t, int32_t, uint32_t, int8_t...), stored per chunk in the
+// fewest bytes its values need (PackedIntVector). Nullable columns keep a NullBits;
+// non-nullable columns have none.
 template <typename T>
 class IntColumn : public Column {
  public:
@@ -106,7 +107,7 @@ class IntColumn : public Column {
     nulls_.Append(true);
   }
   void Set(uint32_t row, T v) {
-    values_[row] = v;
+    values_.Set(row, v);
     if (nullable_) nulls_.Set(row, false);
   }
   void SetNull(uint32_t row) { nulls_.Set(row, true); }
@@ -119,11 +120,11 @@ class IntColumn : public Column {
 
   bool IsNull(uint32_t row) const override { return nullable_ && nulls_.Get(row); }
   int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(values_[row]); }
-  void Prefetch(uint32_t row) const override { __builtin_prefetch(&values_[row]); }
+  void Prefetch(uint32_t row) const override { __builtin_prefetch(values_.address(row)); }
   size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
 
  private:
-  ChunkedVector<T> values_;
+  PackedIntVector<T> values_;
   NullBits nulls_;
 };
 
@@ -142,21 +143,21 @@ class DoubleColumn : public Column {
     if (nullable_) nulls_.Append(!v.has_value());
   }
   void Set(uint32_t row, double v) {
-    values_[row] = v;
+    values_.Set(row, v);
     if (nullable_) nulls_.Set(row, false);
   }
   double operator[](uint32_t row) const { return values_[row]; }
   bool IsNull(uint32_t row) const override { return nullable_ && nulls_.Get(row); }
   double GetDouble(uint32_t row) const override { return values_[row]; }
-  void Prefetch(uint32_t row) const override { __builtin_prefetch(&values_[row]); }
+  void Prefetch(uint32_t row) const override { __builtin_prefetch(values_.address(row)); }
   size_t memory_bytes() const override { return values_.memory_bytes() + nulls_.memory_bytes(); }
 
  private:
-  ChunkedVector<double> values_;
+  PackedDoubleVector values_;
   NullBits nulls_;
 };
 
-// String column of interned ids; kNullStringId is NULL.
+// String column of interned ids, packed like an IntColumn; kNullStringId is NULL.
 class StringColumn : public Column {
  public:
   // Always nullable: the null string id is NULL.
@@ -166,15 +167,15 @@ class StringColumn : public Column {
     nullable_ = true;
   }
   void Append(StringId v) { values_.push_back(v); }
-  void Set(uint32_t row, StringId v) { values_[row] = v; }
+  void Set(uint32_t row, StringId v) { values_.Set(row, v); }
   StringId operator[](uint32_t row) const { return values_[row]; }
   bool IsNull(uint32_t row) const override { return values_[row] == kNullStringId; }
   StringId GetString(uint32_t row) const override { return values_[row]; }
-  void Prefetch(uint32_t row) const override { __builtin_prefetch(&values_[row]); }
+  void Prefetch(uint32_t row) const override { __builtin_prefetch(values_.address(row)); }
   size_t memory_bytes() const override { return values_.memory_bytes(); }
 
  private:
-  ChunkedVector<StringId> values_;
+  PackedIntVector<StringId> values_;
 };
 
 }  // namespace tw

@@ -1,0 +1,239 @@
+#pragma once
+// An append-only vector of integers stored in fixed-size chunks, each chunk in the narrowest
+// width that holds its values. Most trace columns use far fewer bits than their type: a CPU
+// number, a thread id or an interned string id in a trace with a few thousand threads and
+// strings, timestamps within a second of each other inside one chunk, flags that are always 0.
+// A chunk stores each value as its unsigned distance from the chunk's `base` in 0, 1, 2 or 4
+// bytes (0: every value is base), or the raw value in 8 bytes. When a value falls outside what
+// the chunk can hold, the chunk is re-encoded once with a base and width that cover every value
+// it has seen, the base centred in the room the width leaves, so a drifting sequence re-encodes
+// only a few times; the width never shrinks. Reading is a switch on the chunk's width. Like
+// a chunked vector, growth never copies the whole vector, and the first chunk grows by doubling so
+// the many small tables of a trace stay small.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace tw {
+
+template <typename T, uint32_t kShift = 14>
+class PackedIntVector {
+  static_assert(std::is_integral_v<T> && sizeof(T) <= 8);
+
+ public:
+  static constexpr uint32_t kChunkShift = kShift;
+  static constexpr uint32_t kChunk = 1u << kShift;
+  static constexpr uint32_t kMask = kChunk - 1;
+
+  void push_back(T v) {
+    const uint32_t at = size_ & kMask;
+    const int64_t value = static_cast<int64_t>(v);
+    if (at == 0 && (size_ != 0 || chunks_.empty())) {
+      chunks_.emplace_back();
+      Chunk& fresh = chunks_.back();
+      fresh.base = fresh.min = fresh.max = value;
+    }
+    Chunk& c = chunks_.back();
+    if (chunks_.size() == 1 && at == first_capacity_) GrowFirstChunk(c);
+    Put(c, at, value, at);
+    ++size_;
+  }
+  T operator[](uint32_t i) const {
+    return static_cast<T>(Load(chunks_[i >> kShift], i & kMask));
+  }
+  void Set(uint32_t i, T v) {
+    Put(chunks_[i >> kShift], i & kMask, static_cast<int64_t>(v), Count(i >> kShift));
+  }
+  // The address of element i's bytes, for prefetching (nullptr when the chunk stores none).
+  const void* address(uint32_t i) const {
+    const Chunk& c = chunks_[i >> kShift];
+    return c.data ? c.data.get() + static_cast<size_t>(i & kMask) * c.width : nullptr;
+  }
+  uint32_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t memory_bytes() const {
+    size_t total = chunks_.capacity() * sizeof(Chunk);
+    for (size_t k = 0; k < chunks_.size(); ++k) total += size_t{Capacity(k)} * chunks_[k].width;
+    return total;
+  }
+  // Bytes per value in chunk k (0, 1, 2, 4 or 8): for tests and memory reports.
+  uint32_t chunk_width(uint32_t k) const { return chunks_[k].width; }
+
+ private:
+  struct Chunk {
+    int64_t base = 0;
+    int64_t min = 0;  // the smallest and largest value ever written to the chunk
+    int64_t max = 0;
+    uint8_t width = 0;  // 0: every value is base; 1/2/4: value - base, unsigned; 8: raw value
+    std::unique_ptr<uint8_t[]> data;
+  };
+
+  static constexpr uint64_t MaxOffset(uint8_t width) {
+    return width == 0 ? 0 : width == 1 ? 0xFF : width == 2 ? 0xFFFF : 0xFFFFFFFFull;
+  }
+  static bool Fits(const Chunk& c, int64_t v) {
+    if (c.width == 8) return true;
+    const __int128 d = static_cast<__int128>(v) - c.base;
+    return d >= 0 && d <= static_cast<__int128>(MaxOffset(c.width));
+  }
+
+  uint32_t Capacity(size_t k) const { return k == 0 ? first_capacity_ : kChunk; }
+  // Values stored so far in chunk k.
+  uint32_t Count(size_t k) const {
+    const uint32_t before = static_cast<uint32_t>(k) << kShift;
+    return size_ - before >= kChunk ? kChunk : size_ - before;
+  }
+
+  static int64_t Load(const Chunk& c, uint32_t at) {
+    const uint8_t* p = c.data.get();
+    const uint64_t base = static_cast<uint64_t>(c.base);
+    switch (c.width) {
+      case 0: return c.base;
+      case 1: return static_cast<int64_t>(base + p[at]);
+      case 2: return static_cast<int64_t>(base + reinterpret_cast<const uint16_t*>(p)[at]);
+      case 4: return static_cast<int64_t>(base + reinterpret_cast<const uint32_t*>(p)[at]);
+      default: return reinterpret_cast<const int64_t*>(p)[at];
+    }
+  }
+  // Writes v at `at` of a chunk that can hold it.
+  static void Store(Chunk& c, uint32_t at, int64_t v) {
+    uint8_t* p = c.data.get();
+    const uint64_t d = static_cast<uint64_t>(v) - static_cast<uint64_t>(c.base);
+    switch (c.width) {
+      case 0: return;
+      case 1: p[at] = static_cast<uint8_t>(d); return;
+      case 2: reinterpret_cast<uint16_t*>(p)[at] = static_cast<uint16_t>(d); return;
+      case 4: reinterpret_cast<uint32_t*>(p)[at] = static_cast<uint32_t>(d); return;
+      default: reinterpret_cast<int64_t*>(p)[at] = v; return;
+    }
+  }
+
+  // Writes v at `at` of chunk c, whose first `count` values are set.
+  void Put(Chunk& c, uint32_t at, int64_t v, uint32_t count) {
+    if (v < c.min) c.min = v;
+    if (v > c.max) c.max = v;
+    if (!Fits(c, v)) Reencode(c, count);
+    Store(c, at, v);
+  }
+
+  // Re-encodes chunk c, whose first `count` values are set, with the narrowest width that
+  // holds [c.min, c.max] and the base centred in the room that width leaves.
+  void Reencode(Chunk& c, uint32_t count) {
+    const unsigned __int128 range = static_cast<__int128>(c.max) - c.min;
+    uint8_t width = 8;
+    for (uint8_t w : {uint8_t{1}, uint8_t{2}, uint8_t{4}}) {
+      if (range <= MaxOffset(w)) {
+        width = w;
+        break;
+      }
+    }
+    if (width < c.width) width = c.width;
+    int64_t base = c.min;
+    if (width < 8) {
+      const __int128 slack = static_cast<__int128>(MaxOffset(width) - static_cast<uint64_t>(range));
+      const __int128 centred = static_cast<__int128>(c.min) - slack / 2;
+      base = centred < INT64_MIN ? INT64_MIN : static_cast<int64_t>(centred);
+    }
+    const size_t k = static_cast<size_t>(&c - chunks_.data());
+    Chunk wider;
+    wider.base = base;
+    wider.min = c.min;
+    wider.max = c.max;
+    wider.width = width;
+    wider.data.reset(new uint8_t[size_t{Capacity(k)} * width]);
+    for (uint32_t i = 0; i < count; ++i) Store(wider, i, Load(c, i));
+    c = std::move(wider);
+  }
+
+  void GrowFirstChunk(Chunk& c) {
+    const uint32_t capacity = first_capacity_ == 0 ? 16 : first_capacity_ * 2;
+    if (c.width != 0) {
+      std::unique_ptr<uint8_t[]> grown(new uint8_t[size_t{capacity} * c.width]);
+      std::memcpy(grown.get(), c.data.get(), size_t{first_capacity_} * c.width);
+      c.data = std::move(grown);
+    }
+    first_capacity_ = capacity;
+  }
+
+  uint32_t first_capacity_ = 0;
+  std::vector<Chunk> chunks_;
+  uint32_t size_ = 0;
+};
+
+}  // namespace tw
+
+namespace tw {
+
+// An append-only vector of doubles on a PackedIntVector: a chunk whose values are all whole
+// numbers (counter values usually are: frequencies, idle states, byte counts) stores them as
+// packed integers; the first fractional value turns its chunk into raw 8-byte doubles.
+class PackedDoubleVector {
+ public:
+  void push_back(double v) {
+    const uint32_t k = ints_.size() >> Ints::kChunkShift;
+    if (k == raw_.size()) raw_.push_back(0);
+    int64_t whole;
+    if (!raw_[k] && AsWhole(v, &whole)) {
+      ints_.push_back(whole);
+      return;
+    }
+    if (!raw_[k]) MakeRaw(k);
+    ints_.push_back(Bits(v));
+  }
+  double operator[](uint32_t i) const {
+    const int64_t x = ints_[i];
+    return raw_[i >> Ints::kChunkShift] ? FromBits(x) : static_cast<double>(x);
+  }
+  void Set(uint32_t i, double v) {
+    const uint32_t k = i >> Ints::kChunkShift;
+    int64_t whole;
+    if (!raw_[k] && AsWhole(v, &whole)) {
+      ints_.Set(i, whole);
+      return;
+    }
+    if (!raw_[k]) MakeRaw(k);
+    ints_.Set(i, Bits(v));
+  }
+  const void* address(uint32_t i) const { return ints_.address(i); }
+  uint32_t size() const { return ints_.size(); }
+  size_t memory_bytes() const { return ints_.memory_bytes() + raw_.capacity(); }
+
+ private:
+  using Ints = PackedIntVector<int64_t>;
+
+  // Whole numbers that convert to int64 and back exactly (not -0.0, NaN or infinities).
+  static bool AsWhole(double v, int64_t* out) {
+    constexpr double kLimit = 9007199254740992.0;  // 2^53
+    if (!(v >= -kLimit && v <= kLimit)) return false;
+    const int64_t whole = static_cast<int64_t>(v);
+    if (static_cast<double>(whole) != v || (whole == 0 && std::signbit(v))) return false;
+    *out = whole;
+    return true;
+  }
+  static int64_t Bits(double v) {
+    int64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  }
+  static double FromBits(int64_t b) {
+    double v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  void MakeRaw(uint32_t k) {
+    const uint32_t begin = k << Ints::kChunkShift;
+    const uint32_t end = std::min<uint32_t>(ints_.size(), begin + Ints::kChunk);
+    for (uint32_t i = begin; i < end; ++i) ints_.Set(i, Bits(static_cast<double>(ints_[i])));
+    raw_[k] = 1;
+  }
+
+  Ints ints_;
+  std::vector<uint8_t> raw_;  // per chunk: 1 when it holds raw doubles
+};
+
+}  // namespace tw

@@ -1,0 +1,155 @@
+#include "libs/trace/storage/packed_int_vector.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "libs/trace/storage/column.h"
+#include "libs/trace/storage/string_pool.h"
+#include "libs/trace/storage/table.h"
+
+namespace tw {
+namespace {
+
+TEST(PackedIntVectorTest, KeepsValuesAcrossFirstChunkGrowthAndFullChunks) {
+  PackedIntVector<int64_t, 6> v;  // 64-element chunks
+  for (int64_t i = 0; i < 1000; ++i) v.push_back(i * 3);
+  ASSERT_EQ(v.size(), 1000u);
+  for (uint32_t i = 0; i < 1000; ++i) ASSERT_EQ(v[i], static_cast<int64_t>(i) * 3);
+}
+
+TEST(PackedIntVectorTest, SmallVectorsStaySmall) {
+  PackedIntVector<int64_t> v;
+  for (int i = 0; i < 10; ++i) v.push_back(i);
+  EXPECT_LT(v.memory_bytes(), 512u);
+}
+
+TEST(PackedIntVectorTest, EachChunkTakesTheWidthItsValuesNeed) {
+  PackedIntVector<int64_t, 6> v;
+  for (int i = 0; i < 64; ++i) v.push_back(7);                              // constant
+  for (int i = 0; i < 64; ++i) v.push_back(1'000'000'000'000 + i * 3);     // 1 byte
+  for (int i = 0; i < 64; ++i) v.push_back(-5'000 + i * 700);               // 2 bytes
+  for (int i = 0; i < 64; ++i) v.push_back(int64_t{60'000'000'000} + i * 10'000'000);  // 4
+  for (int i = 0; i < 64; ++i) v.push_back(i % 2 ? INT64_MAX : INT64_MIN);  // 8
+  EXPECT_EQ(v.chunk_width(0), 0u);
+  EXPECT_EQ(v.chunk_width(1), 1u);
+  EXPECT_EQ(v.chunk_width(2), 2u);
+  EXPECT_EQ(v.chunk_width(3), 4u);
+  EXPECT_EQ(v.chunk_width(4), 8u);
+  EXPECT_EQ(v[0], 7);
+  EXPECT_EQ(v[64 + 5], 1'000'000'000'015);
+  EXPECT_EQ(v[128 + 63], -5'000 + 63 * 700);
+  EXPECT_EQ(v[192 + 10], int64_t{60'000'000'000} + 100'000'000);
+  EXPECT_EQ(v[256], INT64_MIN);
+  EXPECT_EQ(v[257], INT64_MAX);
+}
+
+TEST(PackedIntVectorTest, UnsignedValuesUseTheirFullRange) {
+  // A whole uint32 range (0 .. 4294967295) still fits 4 bytes per value.
+  PackedIntVector<uint32_t, 6> v;
+  for (int i = 0; i < 64; ++i) v.push_back(i % 3 == 0 ? UINT32_MAX : static_cast<uint32_t>(i));
+  EXPECT_EQ(v.chunk_width(0), 4u);
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(v[i], i % 3 == 0 ? UINT32_MAX : i);
+}
+
+TEST(PackedIntVectorTest, SetRewritesOldRowsAndWidensTheirChunkOnly) {
+  PackedIntVector<int64_t, 6> v;
+  for (int i = 0; i < 200; ++i) v.push_back(-1);  // durations not known yet
+  for (uint32_t i = 64; i < 128; i += 2) v.Set(i, int64_t{i} * 1'000'000'000);
+  EXPECT_EQ(v.chunk_width(0), 0u);
+  EXPECT_EQ(v.chunk_width(1), 8u);
+  EXPECT_EQ(v.chunk_width(2), 0u);
+  for (uint32_t i = 0; i < 200; ++i) {
+    const bool set = i >= 64 && i < 128 && i % 2 == 0;
+    ASSERT_EQ(v[i], set ? int64_t{i} * 1'000'000'000 : -1) << i;
+  }
+}
+
+TEST(PackedIntVectorTest, MatchesAPlainVectorOnRandomWalksAndRewrites) {
+  std::mt19937_64 rng(17);
+  PackedIntVector<int64_t, 8> v;
+  std::vector<int64_t> expected;
+  int64_t x = 0;
+  for (int i = 0; i < 20'000; ++i) {
+    const int scale = static_cast<int>(rng() % 40);
+    x += static_cast<int64_t>(rng() % (uint64_t{1} << scale)) - (int64_t{1} << scale) / 2;
+    if (rng() % 10 == 0 && !expected.empty()) {
+      const uint32_t at = static_cast<uint32_t>(rng() % expected.size());
+      v.Set(at, x);
+      expected[at] = x;
+    } else {
+      v.push_back(x);
+      expected.push_back(x);
+    }
+  }
+  ASSERT_EQ(v.size(), expected.size());
+  for (uint32_t i = 0; i < expected.size(); ++i) ASSERT_EQ(v[i], expected[i]) << i;
+}
+
+TEST(PackedIntVectorTest, DescendingValuesKeepTheirOrder) {
+  PackedIntVector<int32_t, 10> v;
+  for (int32_t i = 0; i < 1024; ++i) v.push_back(1'000'000 - i);
+  EXPECT_EQ(v.chunk_width(0), 2u);
+  for (int32_t i = 0; i < 1024; ++i) ASSERT_EQ(v[static_cast<uint32_t>(i)], 1'000'000 - i);
+}
+
+TEST(PackedDoubleVectorTest, WholeNumbersPackAndFractionsStayExact) {
+  PackedDoubleVector v;
+  const uint32_t n = 3 * (1u << 14);
+  for (uint32_t i = 0; i < n; ++i) v.push_back(i % 4 == 0 ? 4294967295.0 : i % 4);
+  const size_t whole_bytes = v.memory_bytes();
+  EXPECT_LT(whole_bytes, size_t{n} * 5);  // 4 bytes a value, not 8
+  v.Set(5, 0.25);                         // chunk 0 turns to raw doubles
+  v.push_back(-0.0);
+  v.push_back(std::numeric_limits<double>::quiet_NaN());
+  v.push_back(1e300);
+  EXPECT_EQ(v[0], 4294967295.0);
+  EXPECT_EQ(v[5], 0.25);
+  EXPECT_EQ(v[6], 2.0);
+  EXPECT_EQ(v[n - 1], 3.0);
+  EXPECT_TRUE(std::signbit(v[n]));
+  EXPECT_TRUE(std::isnan(v[n + 1]));
+  EXPECT_EQ(v[n + 2], 1e300);
+}
+
+TEST(ColumnTest, NullCellsAndSetsRoundTripThroughPackedStorage) {
+  Table table("t", "doc");
+  IntColumn<uint32_t> ids(&table, "ids", /*nullable=*/true, kNone, "doc");
+  StringColumn names(&table, "names", false, kNone, "doc");
+  for (uint32_t i = 0; i < 40'000; ++i) {
+    if (i % 7 == 0) {
+      ids.AppendNull();
+    } else {
+      ids.Append(i * 100);
+    }
+    names.Append(i % 5);
+  }
+  ids.Set(7, 123);
+  names.Set(39'999, 77);
+  EXPECT_TRUE(ids.IsNull(14));
+  EXPECT_FALSE(ids.IsNull(7));
+  EXPECT_EQ(ids.GetInt(7), 123);
+  EXPECT_EQ(ids.GetInt(39'997), 3'999'700);
+  EXPECT_TRUE(names.IsNull(0));
+  EXPECT_EQ(names.GetString(39'999), 77u);
+  EXPECT_EQ(names.GetString(39'998), 3u);
+  EXPECT_LT(names.memory_bytes(), 40'000u * 2);  // 1 byte a cell, not 4
+}
+
+TEST(StringPoolTest, InternsOnceAndNullIsZero) {
+  StringPool pool;
+  const StringId a = pool.Intern("hello");
+  EXPECT_EQ(pool.Intern("hello"), a);
+  EXPECT_NE(a, kNullStringId);
+  EXPECT_EQ(pool.Get(a), "hello");
+  EXPECT_EQ(pool.Find("absent"), kNullStringId);
+  EXPECT_NE(pool.Intern(""), kNullStringId);  // the empty string is a real value
+  const std::string big(200000, 'x');
+  EXPECT_EQ(pool.Get(pool.Intern(big)), big);
+  EXPECT_EQ(pool.Get(a), "hello");
+}
+
+}  // namespace
+}  // namespace tw
