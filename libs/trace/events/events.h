@@ -96,6 +96,11 @@ struct SchedWakingData {
   uint16_t common_flags;
   uint8_t subtype;      // 0 waking, 1 wakeup, 2 wakeup_new
   uint8_t has_common_flags;
+  // A plain sched_waking whose payload is the usual (comm, pid, prio, [success,] target_cpu)
+  // carries its ftrace_event row itself, so the decoder pushes no kFtraceRaw twin (a heap
+  // payload per event): 1 without success, 2 with it (in `success`); 0 for any other payload.
+  uint8_t raw_row = 0;
+  uint8_t success = 0;
 };
 
 struct TaskData {

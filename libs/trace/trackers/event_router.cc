@@ -113,6 +113,11 @@ void EventRouter::OnSchedSwitch(const Event& e) {
 
 void EventRouter::OnSchedWaking(const Event& e) {
   const SchedWakingData& w = e.sched_waking;
+  if (w.raw_row) {
+    ctx_->sched.AddPlainWakingRow(
+        e.ts, e.cpu, e.pid, w.comm, w.pid, w.prio,
+        w.raw_row == 2 ? std::optional<int32_t>(w.success) : std::nullopt, w.target_cpu);
+  }
   storage_->ExtendBounds(e.ts);
   // Only sched_waking moves a thread to runnable in thread_state, as in trace_processor:
   // sched_wakeup(_new) are kept in ftrace_event only.

@@ -16,6 +16,7 @@ SchedTracker::SchedTracker(TraceStorage* storage, ProcessTracker* processes,
   for (int i = 0; i < 7; ++i) switch_keys_[i] = storage->Intern(kSwitch[i]);
   const char* const kWaking[] = {"comm", "pid", "prio", "target_cpu"};
   for (int i = 0; i < 4; ++i) waking_keys_[i] = storage->Intern(kWaking[i]);
+  success_key_ = storage->Intern("success");
 }
 
 void SchedTracker::AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, int64_t prev_pid,
@@ -119,6 +120,26 @@ void SchedTracker::PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int6
   const uint32_t waker_utid = processes_->GetOrCreateThread(waker_pid);
   // Plain events' common_flags are not read: irq_context stays unknown.
   PushWakingState(ts, utid, waker_utid, std::nullopt);
+}
+
+void SchedTracker::AddPlainWakingRow(int64_t ts, uint32_t cpu, int64_t common_pid,
+                                     StringId comm, int32_t pid, int32_t prio,
+                                     std::optional<int32_t> success, int32_t target_cpu) {
+  // As the generic path (EventRouter::OnFtraceRaw): the running thread first, then the row.
+  const uint32_t utid = processes_->GetOrCreateThread(common_pid);
+  Cpu(cpu);
+  auto arg = [](StringId key, ArgValue v) { return Arg{key, key, v}; };
+  std::vector<Arg> args = {arg(waking_keys_[0], ArgValue::String(comm)),
+                           arg(waking_keys_[1], ArgValue::Int(pid)),
+                           arg(waking_keys_[2], ArgValue::Int(prio))};
+  if (success) args.push_back(arg(success_key_, ArgValue::Int(*success)));
+  args.push_back(arg(waking_keys_[3], ArgValue::Int(target_cpu)));
+  storage_->ftrace_event.Insert({.ts = ts,
+                                 .name = sched_waking_,
+                                 .utid = utid,
+                                 .arg_set_id = args_->AddArgSet(args),
+                                 .common_flags = 0,
+                                 .ucpu = cpu});
 }
 
 void SchedTracker::PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid,

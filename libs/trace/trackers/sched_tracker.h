@@ -29,9 +29,14 @@ class SchedTracker {
   // switched in on that cpu (the first switch per cpu is therefore skipped).
   void PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_state, int64_t next_pid,
                               StringId next_comm, int32_t next_prio);
-  // A plain sched_waking: `waker_pid` woke `wakee_pid` (its ftrace_event row is the
-  // importer's, as for any ftrace event).
+  // A plain sched_waking: `waker_pid` woke `wakee_pid` (its ftrace_event row is the generic
+  // path's, or AddPlainWakingRow's for the usual payload).
   void PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int64_t waker_pid);
+  // The ftrace_event row of a plain sched_waking whose decoder pushed no kFtraceRaw twin
+  // (SchedWakingData::raw_row): the same row and args the generic path writes.
+  void AddPlainWakingRow(int64_t ts, uint32_t cpu, int64_t common_pid, StringId comm,
+                         int32_t pid, int32_t prio, std::optional<int32_t> success,
+                         int32_t target_cpu);
   // A compact sched_waking: the waker is the thread running on `cpu`; it also gets its
   // ftrace_event row here, since only this tracker knows that thread.
   void PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid, StringId comm,
@@ -83,6 +88,7 @@ class SchedTracker {
   StringId sched_waking_;
   StringId switch_keys_[7];  // prev_comm, prev_pid, prev_prio, prev_state, next_comm, ...
   StringId waking_keys_[4];  // comm, pid, prio, target_cpu
+  StringId success_key_;
 };
 
 }  // namespace tw

@@ -62,6 +62,49 @@ bool DecodeCanonicalCpuCounter(const proto::Field& payload, CpuCounterData* out)
   return !d.error() && expect == cpu_counter::kCpuId + 1 && out->cpu < kMaxCpus;
 }
 
+// The usual sched_waking payload: comm, pid, prio, optionally success (0..255), target_cpu,
+// once each in field order, the integers within int32. Its ftrace_event row's args (comm as a
+// string, the rest as ints, in that order, as the descriptor decodes them) then follow from
+// the typed fields, and the trackers write the row without a kFtraceRaw twin.
+bool DecodeCanonicalWaking(const proto::Field& payload, SchedWakingData* w,
+                           std::string_view* comm) {
+  namespace sw = pf::sched_waking_ftrace_event;
+  proto::Decoder d(payload);
+  proto::Field f;
+  uint32_t last = 0;
+  uint32_t seen = 0;
+  bool has_success = false;
+  while (d.Next(&f)) {
+    if (f.id <= last || f.id > sw::kTargetCpu) return false;
+    last = f.id;
+    seen |= 1u << f.id;
+    if (f.id == sw::kComm) {
+      if (f.type != proto::kLengthDelimited) return false;
+      *comm = f.as_string();
+      continue;
+    }
+    if (f.type != proto::kVarint) return false;
+    const int64_t v = f.as_int64();
+    if (v < INT32_MIN || v > INT32_MAX) return false;
+    switch (f.id) {
+      case sw::kPid: w->pid = static_cast<int32_t>(v); break;
+      case sw::kPrio: w->prio = static_cast<int32_t>(v); break;
+      case sw::kSuccess:
+        if (v < 0 || v > 255) return false;
+        w->success = static_cast<uint8_t>(v);
+        has_success = true;
+        break;
+      default: w->target_cpu = static_cast<int32_t>(v); break;
+    }
+  }
+  // Every field but success present: comm, pid, prio and target_cpu.
+  constexpr uint32_t kRequired =
+      (1u << sw::kComm) | (1u << sw::kPid) | (1u << sw::kPrio) | (1u << sw::kTargetCpu);
+  if (d.error() || (seen & kRequired) != kRequired) return false;
+  w->raw_row = has_success ? 2 : 1;
+  return true;
+}
+
 }  // namespace
 
 FtraceDecoder::FtraceDecoder(ImportContext* ctx) : ctx_(ctx) {}
@@ -234,7 +277,6 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
     case event_f::kSchedWakeup:
     case event_f::kSchedWakeupNew: {
       namespace sw = pf::sched_waking_ftrace_event;
-      PushRaw(b, ts, pid, common_flags, event_id, payload);
       Event e = base_event(EventType::kSchedWaking);
       SchedWakingData& w = e.sched_waking;
       w = SchedWakingData{0, 0, 0, kNullStringId, static_cast<uint16_t>(common_flags),
@@ -242,6 +284,13 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
                                                : event_id == event_f::kSchedWakeup ? 1
                                                                                    : 2),
                           1};
+      std::string_view comm;
+      if (event_id == event_f::kSchedWaking && DecodeCanonicalWaking(payload, &w, &comm)) {
+        w.comm = ctx_->Intern(comm);
+        ctx_->Push(queue, e);
+        return;
+      }
+      PushRaw(b, ts, pid, common_flags, event_id, payload);
       proto::Decoder pd(payload);
       proto::Field pf_;
       while (pd.Next(&pf_)) {
