@@ -3,11 +3,27 @@
 #include <algorithm>
 #include <queue>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace tw {
 namespace {
 
 bool Before(const Event& a, const Event& b) {
   return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+}
+
+// While the queues drain, the trackers' tables grow: hand the pages the drained events (and
+// their payloads) occupied back to the system every so many events, so the buffered trace and
+// the finished tables are not both resident at the end of an import. malloc keeps freed memory
+// in the middle of its heap otherwise; malloc_trim releases every whole free page.
+constexpr size_t kEventsPerTrim = size_t{1} << 20;
+
+void ReleaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace
@@ -110,6 +126,10 @@ void EventSorter::FlushUntil(int64_t limit) {
     q->events.pop_front();
     --buffered_;
     if (!q->events.empty()) heap.push(q);
+    if (++drained_since_trim_ >= kEventsPerTrim) {
+      drained_since_trim_ = 0;
+      ReleaseFreedMemory();
+    }
   }
   if (limit == INT64_MAX) {
     for (auto* queues : {&cpu_queues_, &seq_queues_}) {

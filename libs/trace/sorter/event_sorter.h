@@ -61,6 +61,7 @@ class EventSorter {
   int64_t out_of_order_ = 0;
   size_t buffered_ = 0;
   size_t pushes_since_flush_ = 0;
+  size_t drained_since_trim_ = 0;
   bool batching_ = false;
   uint32_t batch_queue_ = 0;
   std::vector<Event> batch_;
