@@ -118,6 +118,7 @@ const char* SqlType(ColumnType t) {
 
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
   auto* ctx = static_cast<TableVtabContext*>(aux);
+  if (ctx->fill) std::call_once(ctx->filled, ctx->fill);
   std::string schema = "CREATE TABLE x(id INTEGER";
   for (const Column* c : ctx->table->columns()) {
     // Quoted: some column names (key, release, ...) are SQL keywords.

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct TableVtabContext {
   const Table* table;
   const StringPool* strings;
   std::unique_ptr<TableIndexCache> indexes;
+  // For a derived table (derived_tables.h): fills `table`, once, when a statement first
+  // refers to it.
+  std::function<void()> fill;
+  std::once_flag filled;
 };
 
 // Registers `__intrinsic_<table.name()>` on `db`. `ctx` must outlive the connection.

@@ -17,6 +17,7 @@
 #include "libs/common/status_macros.h"
 #include "libs/trace/query/perfetto_sql.h"
 #include "libs/trace/query/bounded_printf.h"
+#include "libs/trace/query/derived_tables.h"
 #include "libs/trace/query/read_only_guard.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
@@ -107,6 +108,9 @@ struct StmtCloser {
 struct TraceDatabase::Impl {
   TraceStorage* storage = nullptr;
   sqlite3* db = nullptr;
+  // Derived tables (derived_tables.h) before the contexts that point at them, so the
+  // contexts go first.
+  std::vector<std::unique_ptr<Table>> derived_tables;
   std::vector<std::unique_ptr<TableVtabContext>> vtabs;
   std::unique_ptr<SqlFunctionContext> native_functions;
   MacroRegistry macros;
@@ -477,6 +481,16 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
     ctx->indexes = std::make_unique<TableIndexCache>(table);
     RETURN_IF_ERROR(RegisterTableVtab(db, ctx.get()));
     impl.vtabs.push_back(std::move(ctx));
+  }
+  for (DerivedTable& derived : MakeDerivedTables(storage)) {
+    auto ctx = std::make_unique<TableVtabContext>();
+    ctx->table = derived.table.get();
+    ctx->strings = &storage->strings();
+    ctx->indexes = std::make_unique<TableIndexCache>(derived.table.get());
+    ctx->fill = std::move(derived.fill);
+    RETURN_IF_ERROR(RegisterTableVtab(db, ctx.get()));
+    impl.vtabs.push_back(std::move(ctx));
+    impl.derived_tables.push_back(std::move(derived.table));
   }
   impl.native_functions = std::make_unique<SqlFunctionContext>(storage);
   RETURN_IF_ERROR(RegisterSqlFunctions(db, impl.native_functions.get()));

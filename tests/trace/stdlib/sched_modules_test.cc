@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "tests/trace/stdlib/stdlib_test_util.h"
 
 namespace tw::stdlib_testing {
@@ -89,6 +93,91 @@ TEST(SchedRunnable, PreviousRunnableOnThread) {
                          SELECT id, prev_runnable_id, prev_wakeup_runnable_id
                          FROM sched_previous_runnable_on_thread)"),
             (Table{{"1", "0", "0"}, {"4", "3", "0"}, {"8", "7", "NULL"}}));
+}
+
+// sched_previous_runnable_on_thread is computed in C++ (query/derived_tables.h); on many
+// interleaved threads with every kind of state, waker and interrupt flag, and unfinished
+// states, it must give exactly the rows of the window query it replaced.
+TEST(SchedRunnable, PreviousRunnableMatchesTheWindowDefinition) {
+  TraceBuilder b;
+  std::vector<uint32_t> threads;
+  for (int i = 0; i < 12; ++i) threads.push_back(b.Thread(100 + i, "t"));
+  const char* const kStates[] = {"R", "R+", "Running", "S", "D", "Running", "R"};
+  uint64_t x = 12345;
+  auto next = [&](uint64_t n) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (x >> 33) % n;
+  };
+  for (int i = 0; i < 4000; ++i) {
+    const uint32_t utid = threads[next(threads.size())];
+    const std::string_view state = kStates[next(7)];
+    std::optional<uint32_t> waker;
+    if (next(2)) waker = threads[next(threads.size())];
+    std::optional<int8_t> irq;
+    if (next(3)) irq = static_cast<int8_t>(next(2));
+    b.State(utid, i * 10, next(20) == 0 ? -1 : 10, state, waker, irq);
+  }
+  auto db = b.Open(0, 50'000);
+  const std::string window = R"(
+      SELECT id, prev_runnable_id, prev_wakeup_runnable_id FROM (
+        SELECT id, state,
+          MAX(id) FILTER (WHERE state != 'Running') OVER so_far AS prev_runnable_id,
+          MAX(id) FILTER (WHERE waker_utid IS NOT NULL AND IFNULL(irq_context, 0) != 1)
+            OVER so_far AS prev_wakeup_runnable_id
+        FROM thread_state
+        WHERE state GLOB 'R*' AND dur != -1
+        WINDOW so_far AS (PARTITION BY utid ORDER BY id))
+      WHERE state = 'Running')";
+  const Table expected = Rows(*db, window + " ORDER BY id");
+  ASSERT_GT(expected.size(), 500u);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.runnable;
+                         SELECT id, prev_runnable_id, prev_wakeup_runnable_id
+                         FROM sched_previous_runnable_on_thread)"),
+            expected);
+}
+
+// The thread_level_parallelism counters are counted in C++ (query/derived_tables.h); on many
+// overlapping states and sched slices, idle thread included, they must give exactly the rows
+// of intervals_overlap_count! over the same intervals.
+TEST(SchedThreadLevelParallelism, CountersMatchTheOverlapMacro) {
+  TraceBuilder b;
+  const uint32_t idle = b.Thread(0, "swapper");
+  b.s.thread.is_idle.Set(idle, 1);
+  std::vector<uint32_t> threads = {idle};
+  for (int i = 0; i < 12; ++i) threads.push_back(b.Thread(100 + i, "t"));
+  const char* const kStates[] = {"R", "R+", "Running", "S", "D"};
+  uint64_t x = 777;
+  auto next = [&](uint64_t n) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (x >> 33) % n;
+  };
+  for (int i = 0; i < 3000; ++i) {
+    const int64_t ts = static_cast<int64_t>(next(20'000));
+    const int64_t dur = next(15) == 0 ? -1 : static_cast<int64_t>(next(300));
+    b.State(threads[1 + next(12)], ts, dur, kStates[next(5)]);
+    // sched_slice.ts is declared sorted: these start in row order.
+    b.s.sched_slice.Insert({.ts = i * 7,
+                            .dur = dur,
+                            .utid = threads[next(threads.size())],
+                            .priority = 120,
+                            .ucpu = static_cast<uint32_t>(next(4))});
+  }
+  auto db = b.Open(0, 50'000);
+  const Table runnable = Rows(*db, R"(INCLUDE PERFETTO MODULE intervals.overlap;
+      SELECT ts, value FROM intervals_overlap_count!(
+        (SELECT ts, dur FROM thread_state WHERE state = 'R'), ts, dur) ORDER BY ts)");
+  const Table blocked = Rows(*db, R"(SELECT ts, value FROM intervals_overlap_count!(
+        (SELECT ts, dur FROM thread_state WHERE state = 'D'), ts, dur) ORDER BY ts)");
+  const Table active = Rows(*db, R"(SELECT ts, value FROM intervals_overlap_count!(
+        (SELECT ts, dur FROM sched WHERE utid NOT IN (SELECT utid FROM thread WHERE is_idle)),
+        ts, dur) ORDER BY ts)");
+  ASSERT_GT(runnable.size(), 500u);
+  ASSERT_GT(active.size(), 1000u);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE sched.thread_level_parallelism;
+                         SELECT * FROM sched_runnable_thread_count)"),
+            runnable);
+  EXPECT_EQ(Rows(*db, "SELECT * FROM sched_uninterruptible_sleep_thread_count"), blocked);
+  EXPECT_EQ(Rows(*db, "SELECT * FROM sched_active_cpu_count"), active);
 }
 
 TEST(SchedLatency, RunnableTimeBeforeEachRunningInterval) {

@@ -4,7 +4,7 @@
 -- the thread (prev_runnable_id), and the latest earlier one that has a waker outside an
 -- interrupt (prev_wakeup_runnable_id). Only 'R', 'R+' and 'Running' states with a known
 -- duration take part, in id order per thread.
-CREATE PERFETTO TABLE sched_previous_runnable_on_thread(
+CREATE PERFETTO VIEW sched_previous_runnable_on_thread(
   -- The Running state (thread_state.id).
   id JOINID(thread_state.id),
   -- The latest runnable state before it on the thread (thread_state.id).
@@ -13,17 +13,7 @@ CREATE PERFETTO TABLE sched_previous_runnable_on_thread(
   -- (thread_state.id).
   prev_wakeup_runnable_id JOINID(thread_state.id)
 ) AS
-SELECT id, prev_runnable_id, prev_wakeup_runnable_id
-FROM (
-  SELECT
-    id,
-    state,
-    MAX(id) FILTER (WHERE state != 'Running') OVER thread_so_far AS prev_runnable_id,
-    MAX(id) FILTER (WHERE waker_utid IS NOT NULL AND IFNULL(irq_context, 0) != 1)
-      OVER thread_so_far AS prev_wakeup_runnable_id
-  FROM thread_state
-  WHERE state GLOB 'R*' AND dur != -1
-  WINDOW thread_so_far AS (PARTITION BY utid ORDER BY id)
-)
-WHERE state = 'Running'
-ORDER BY id;
+-- One pass over thread_state in C++ (query/derived_tables.h), filled when first used: the
+-- window over every thread's states this replaces took seconds on a million-event trace.
+SELECT thread_state_id AS id, prev_runnable_id, prev_wakeup_runnable_id
+FROM __intrinsic_sched_previous_runnable;
