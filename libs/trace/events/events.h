@@ -567,6 +567,11 @@ struct WinscopeData {
     uint32_t node_id = 0, hashcode = 0, parent_id = 0;
     bool is_visible = false;
     StringId class_name = kNullStringId, view_id = kNullStringId;
+    // Where the view is drawn (set for views reachable from the root): its bounds in window
+    // coordinates, tree depth and alpha.
+    std::optional<Rect> bounds;
+    uint32_t depth = 0;
+    double alpha = 0;
   };
   std::vector<View> views;
   // Interned strings the snapshot and its views used: (raw proto, flat key, iid, string).

@@ -107,6 +107,16 @@ void WinscopeTracker::ViewCapture(int64_t ts, const WinscopeData& e) {
                                                    .package_name = e.package_name,
                                                    .window_name = e.window_name});
   for (const WinscopeData::View& v : e.views) {
+    std::optional<uint32_t> trace_rect;
+    if (v.bounds) {
+      // Views are drawn in one group; depth is magnified 4x to separate the tree's levels.
+      trace_rect = s->winscope_trace_rect.Insert({.rect_id = RectId(*v.bounds),
+                                                  .group_id = 0,
+                                                  .depth = v.depth * 4,
+                                                  .is_spy = 0,
+                                                  .is_visible = v.is_visible ? 1 : 0,
+                                                  .opacity = v.alpha});
+    }
     s->viewcapture_view.Insert({.snapshot_id = snapshot,
                                 .arg_set_id = ctx_->args.AddArgSet(v.args),
                                 .base64_proto_id = v.proto,
@@ -115,7 +125,8 @@ void WinscopeTracker::ViewCapture(int64_t ts, const WinscopeData& e) {
                                 .is_visible = v.is_visible ? 1 : 0,
                                 .parent_id = v.parent_id,
                                 .view_id = v.view_id,
-                                .class_name = v.class_name});
+                                .class_name = v.class_name,
+                                .trace_rect_id = trace_rect});
   }
   for (const WinscopeData::Deinterned& d : e.deinterned) {
     s->viewcapture_interned_data.Insert({.base64_proto_id = d.proto,

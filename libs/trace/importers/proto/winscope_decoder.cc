@@ -4,6 +4,7 @@
 #include "libs/trace/importers/proto/descriptor_args.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/schema_pools.h"
+#include "libs/trace/importers/proto/viewcapture_geometry.h"
 
 namespace tw {
 namespace {
@@ -373,7 +374,9 @@ namespace {
 
 namespace viewcapture {  // ViewCapture, ViewCapture.View
 constexpr uint32_t kViews = 3;
-constexpr uint32_t kId = 1, kParentId = 2, kHashcode = 3, kWidth = 8, kHeight = 9,
+constexpr uint32_t kId = 1, kParentId = 2, kHashcode = 3, kLeft = 6, kTop = 7, kWidth = 8,
+                   kHeight = 9, kScrollX = 10, kScrollY = 11, kTranslationX = 12,
+                   kTranslationY = 13, kScaleX = 14, kScaleY = 15, kAlpha = 16,
                    kVisibility = 19;
 }
 // InternedData extensions holding ViewCapture's strings.
@@ -474,6 +477,8 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
   // if it and all its ancestors are VISIBLE (0) and it has an area.
   struct ViewFacts {
     int32_t id = 0, parent = 0, width = 0, height = 0, visibility = 0;
+    int32_t left = 0, top = 0, scroll_x = 0, scroll_y = 0;
+    float translation_x = 0, translation_y = 0, scale_x = 0, scale_y = 0, alpha = 0;
     uint32_t hashcode = 0;
   };
   std::vector<ViewFacts> facts;
@@ -493,6 +498,15 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
         case viewcapture::kWidth: v.width = x.as_int32(); break;
         case viewcapture::kHeight: v.height = x.as_int32(); break;
         case viewcapture::kVisibility: v.visibility = x.as_int32(); break;
+        case viewcapture::kLeft: v.left = x.as_int32(); break;
+        case viewcapture::kTop: v.top = x.as_int32(); break;
+        case viewcapture::kScrollX: v.scroll_x = x.as_int32(); break;
+        case viewcapture::kScrollY: v.scroll_y = x.as_int32(); break;
+        case viewcapture::kTranslationX: v.translation_x = x.as_float(); break;
+        case viewcapture::kTranslationY: v.translation_y = x.as_float(); break;
+        case viewcapture::kScaleX: v.scale_x = x.as_float(); break;
+        case viewcapture::kScaleY: v.scale_y = x.as_float(); break;
+        case viewcapture::kAlpha: v.alpha = x.as_float(); break;
         default: break;
       }
     }
@@ -500,6 +514,7 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
     view_fields.push_back(f);
   }
   absl::flat_hash_map<int32_t, bool> visible;
+  std::vector<size_t> drawing_order;  // views reachable from the root, parents first
   {
     absl::flat_hash_map<int32_t, std::vector<size_t>> children;
     absl::flat_hash_map<int32_t, size_t> by_id;
@@ -516,12 +531,14 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
     std::vector<size_t> stack;
     if (auto it = by_id.find(root); it != by_id.end()) stack.push_back(it->second);
     while (!stack.empty()) {
-      const ViewFacts& v = facts[stack.back()];
+      const size_t stack_top = stack.back();
+      const ViewFacts& v = facts[stack_top];
       stack.pop_back();
       bool set = v.visibility == 0;
       if (auto p = flag_set.find(v.parent); set && p != flag_set.end()) set = p->second;
       flag_set[v.id] = set;
       visible[v.id] = set && v.width > 0 && v.height > 0;
+      drawing_order.push_back(stack_top);
       auto c = children.find(v.id);
       if (c == children.end()) continue;
       for (auto it = c->second.rbegin(); it != c->second.rend(); ++it) {
@@ -529,6 +546,18 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
       }
     }
   }
+
+  // Where each view reachable from the root is drawn.
+  std::vector<ViewGeometry> geometry;
+  geometry.reserve(drawing_order.size());
+  for (size_t i : drawing_order) {
+    const ViewFacts& v = facts[i];
+    geometry.push_back({v.id, v.parent, v.left, v.top, v.width, v.height, v.scroll_x,
+                        v.scroll_y, v.translation_x, v.translation_y, v.scale_x, v.scale_y});
+  }
+  const std::vector<ViewPlacement> placements = PlaceViews(geometry);
+  absl::flat_hash_map<size_t, size_t> placement_of;  // view index → placement index
+  for (size_t k = 0; k < drawing_order.size(); ++k) placement_of.emplace(drawing_order[k], k);
 
   for (size_t i = 0; i < view_fields.size(); ++i) {
     WinscopeData::View view;
@@ -538,6 +567,12 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
     view.parent_id = static_cast<uint32_t>(facts[i].parent);
     auto v = visible.find(facts[i].id);
     view.is_visible = v != visible.end() && v->second;
+    if (auto pl = placement_of.find(i); pl != placement_of.end()) {
+      const ViewPlacement& placed = placements[pl->second];
+      view.bounds = WinscopeData::Rect{placed.x, placed.y, placed.w, placed.h};
+      view.depth = placed.depth;
+      view.alpha = static_cast<double>(facts[i].alpha);
+    }
     DescriptorArgsOptions options;
     options.scalar_hook = hook_for(view.proto, &view.class_name, &view.view_id);
     if (!DescriptorToArgs(pool_, *view_def, view_fields[i].as_string(), ctx_->storage, &view.args,

@@ -93,6 +93,24 @@ TW_DEFINE_TABLE(TW_SURFACEFLINGER_TRANSACTION_FLAG_TABLE)
 TW_DEFINE_TABLE(TW_WINSCOPE_RECT_TABLE)
 
 // clang-format off
+#define TW_WINSCOPE_TRACE_RECT_TABLE(TABLE, COLUMN)                                              \
+  TABLE(WinscopeTraceRectTable, winscope_trace_rect,                                             \
+        "A rectangle as one winscope entry draws it (a view of a ViewCapture snapshot, ...): "   \
+        "its geometry and how it is drawn.")                                                     \
+  COLUMN(rect_id, Uint32, kNone, {}, "The geometry (winscope_rect.id).")                         \
+  COLUMN(group_id, Uint32, kNone, {}, "The group the rect is drawn in (a display, ...).")        \
+  COLUMN(depth, Uint32, kNone, {},                                                               \
+         "Its z position (ViewCapture: tree depth x 4, to separate the levels).")                \
+  COLUMN(is_spy, Int64, kNone, {}, "1 for an input spy window's rect.")                          \
+  COLUMN(is_visible, Int64, kNone, {}, "1 when what it stands for is visible.")                  \
+  COLUMN(opacity, OptDouble, kNone, {}, "Its opacity (0..1), if known.")                         \
+  COLUMN(transform_id, OptUint32, kNone, {}, "Its transform, if it has one.")                   \
+  COLUMN(border_width, OptDouble, kNone, {}, "Border width, if drawn with one.")                 \
+  COLUMN(border_color, OptUint32, kNone, {}, "Border color, if drawn with one.")
+// clang-format on
+TW_DEFINE_TABLE(TW_WINSCOPE_TRACE_RECT_TABLE)
+
+// clang-format off
 #define TW_SHELL_TRANSITIONS_TABLE(TABLE, COLUMN)                                                \
   TABLE(ShellTransitionsTable, window_manager_shell_transitions,                                 \
         "Shell transitions (WM Shell's window transitions), one row per transition id, filled "  \
@@ -179,7 +197,7 @@ TW_DEFINE_TABLE(TW_VIEWCAPTURE_TABLE)
   COLUMN(parent_id, Uint32, kNone, {}, "The parent view's node id.")                             \
   COLUMN(view_id, String, kNone, {}, "The view's resource id name.")                             \
   COLUMN(class_name, String, kNone, {}, "The view's class.")                                     \
-  COLUMN(trace_rect_id, OptUint32, kNone, {}, "Its bounds (winscope_rect.id), if computed.")
+  COLUMN(trace_rect_id, OptUint32, kNone, {}, "Its rect (winscope_trace_rect.id), if computed.")
 // clang-format on
 TW_DEFINE_TABLE(TW_VIEWCAPTURE_VIEW_TABLE)
 

@@ -14,3 +14,30 @@ CREATE PERFETTO VIEW android_winscope_rect(
   h DOUBLE
 ) AS
 SELECT id, x, y, w, h FROM __intrinsic_winscope_rect;
+
+-- Rectangles as winscope entries draw them: geometry plus depth, visibility and opacity.
+CREATE PERFETTO VIEW android_winscope_trace_rect(
+  -- Row id (what trace_rect_id columns refer to).
+  id LONG,
+  -- The geometry (android_winscope_rect.id).
+  rect_id LONG,
+  -- The group the rect is drawn in.
+  group_id LONG,
+  -- Its z position.
+  depth LONG,
+  -- 1 for an input spy window's rect.
+  is_spy LONG,
+  -- 1 when what it stands for is visible.
+  is_visible LONG,
+  -- Its opacity (0..1), if known.
+  opacity DOUBLE,
+  -- Its transform, if it has one.
+  transform_id LONG,
+  -- Border width, if drawn with one.
+  border_width LONG,
+  -- Border color, if drawn with one.
+  border_color DOUBLE
+) AS
+SELECT id, rect_id, group_id, depth, is_spy, is_visible, opacity, transform_id, border_width,
+  border_color
+FROM __intrinsic_winscope_trace_rect;

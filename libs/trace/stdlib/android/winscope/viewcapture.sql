@@ -42,7 +42,7 @@ CREATE PERFETTO VIEW android_viewcapture_view(
   view_id STRING,
   -- The view's class.
   class_name STRING,
-  -- Its bounds (android_winscope_rect.id), if computed.
+  -- Its rect as drawn (android_winscope_trace_rect.id), if computed.
   trace_rect_id LONG
 ) AS
 SELECT id, snapshot_id, arg_set_id, base64_proto_id, node_id, hashcode, is_visible, parent_id,
