@@ -45,6 +45,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kThreadName: return "thread_name";
     case EventType::kJsonEvent: return "json_event";
     case EventType::kV8CpuProfile: return "v8_cpu_profile";
+    case EventType::kImportLog: return "import_log";
     case EventType::kGlobalInstant: return "global_instant";
     case EventType::kFrameTimeline: return "frame_timeline";
     case EventType::kAndroidInputEvent: return "android_input_event";

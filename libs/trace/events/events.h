@@ -39,6 +39,7 @@ enum class EventType : uint8_t {
   kThreadName,       // a thread seen with a name (systrace lines name their task)
   kJsonEvent,        // a Chrome JSON trace event (JsonEventData)
   kV8CpuProfile,     // a legacy V8 CPU profile session, its callsites or a sample (V8CpuProfileData)
+  kImportLog,        // a problem an importer logs with details (ImportLogData)
   kGlobalInstant,    // a zero-duration slice on a named global track (GlobalInstantData)
   kFrameTimeline,    // an Android FrameTimelineEvent start or end (FrameTimelineData)
   kAndroidInputEvent,  // an InputDispatcher motion/key event or window dispatch
@@ -351,6 +352,15 @@ struct JsonEventData {
   std::optional<uint32_t> cpu;
   std::optional<int64_t> io_wait;
   StringId blocked_function = kNullStringId;
+};
+
+// A problem an importer met that trace_processor logs with details (a trace_import_logs row
+// and its args, counted in `stat`): e.g. the raw text of a JSON event that could not be read
+// and why. Pushed at INT64_MIN so the logs keep file order, ahead of the events.
+struct ImportLogData {
+  std::string stat;
+  std::optional<int64_t> log_ts;  // when the problem happened, if known
+  std::vector<Arg> args;
 };
 
 // Chrome JSON's legacy V8 CPU profiles ('P' events "Profile" / "ProfileChunk"). The importer

@@ -57,6 +57,11 @@ void EventRouter::Route(Event& e) {
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
     case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
     case EventType::kV8CpuProfile: v8_profiles_.OnEvent(e.ts, e.As<V8CpuProfileData>()); break;
+    case EventType::kImportLog: {
+      const ImportLogData& log = e.As<ImportLogData>();
+      storage_->RecordImportLog(log.stat, log.log_ts, ctx_->args.AddArgSet(log.args));
+      break;
+    }
     case EventType::kGlobalInstant: {
       const GlobalInstantData& d = e.As<GlobalInstantData>();
       const uint32_t track = ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type, false);

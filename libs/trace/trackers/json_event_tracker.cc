@@ -65,7 +65,15 @@ void JsonEventTracker::FlushTimestamp() {
   held_.clear();
 }
 
-void JsonEventTracker::ParserFailure() { ctx_->storage->IncrementStat("json_parser_failure"); }
+void JsonEventTracker::EventError(int64_t ts, const JsonEventData& e, std::string_view stat,
+                                  std::vector<Arg> extra) {
+  ArgsTracker& a = ctx_->args;
+  std::vector<Arg> args = {
+      a.MakeArg("event_name", ArgValue::String(e.name)),
+      a.MakeArg("event_phase", ArgValue::String(ctx_->storage->Intern(std::string(1, e.phase))))};
+  args.insert(args.end(), extra.begin(), extra.end());
+  ctx_->storage->RecordImportLog(stat, ts, a.AddArgSet(args));
+}
 
 void JsonEventTracker::Import(int64_t ts, const JsonEventData& e) {
   ProcessTracker& processes = ctx_->processes;
@@ -87,7 +95,7 @@ void JsonEventTracker::Import(int64_t ts, const JsonEventData& e) {
     case 'B': {
       const uint32_t track = ctx_->tracks.InternThreadTrack(utid);
       OnSliceBegun(track, slices.Begin(ts, track, e.category, name, e.args, {e.thread_ts, {}}));
-      MaybeAddFlow(track, e);
+      MaybeAddFlow(ts, track, e);
       return;
     }
     case 'E': {
@@ -97,17 +105,17 @@ void JsonEventTracker::Import(int64_t ts, const JsonEventData& e) {
       return;
     }
     case 'X': {
-      if (!e.dur) return ParserFailure();
+      if (!e.dur) return ParserFailure(ts, e);
       uint32_t track = ctx_->tracks.InternThreadTrack(utid);
-      if (slices.WouldOverlap(ts, track, *e.dur)) {
+      if (auto overlap = slices.FindOverlap(ts, track, *e.dur)) {
         // Producers should nest or separate complete events; rather than drop one that does
         // neither, trace_processor spills it onto an overflow track of the thread.
-        ctx_->storage->IncrementStat("slice_spill_overlapping_complete_event");
+        EventError(ts, e, "slice_spill_overlapping_complete_event", slices.OverlapArgs(*overlap));
         track = OverlapTrack(utid, ts, *e.dur);
       }
       OnSliceBegun(track, slices.Scoped(ts, track, e.category, name, *e.dur, e.args,
                                         {e.thread_ts, {}}, e.thread_dur));
-      MaybeAddFlow(track, e);
+      MaybeAddFlow(ts, track, e);
       return;
     }
     case 'b':
@@ -123,7 +131,7 @@ void JsonEventTracker::Import(int64_t ts, const JsonEventData& e) {
     case 's':
     case 't':
     case 'f':
-      return FlowV1(e, utid);
+      return FlowV1(ts, e, utid);
     case 'T':
       return ThreadState(ts, e, utid);
     case 'M':
@@ -157,7 +165,7 @@ uint32_t JsonEventTracker::OverlapTrack(uint32_t utid, int64_t ts, int64_t dur) 
 }
 
 void JsonEventTracker::Async(int64_t ts, const JsonEventData& e) {
-  if (!e.pid_exists || !e.async_cookie) return ParserFailure();
+  if (!e.pid_exists || !e.async_cookie) return ParserFailure(ts, e);
   const uint32_t upid = ctx_->processes.GetOrCreateProcess(e.pid);
   using Use = LegacyEventTracks::AsyncUse;
   const Use use = e.phase == 'b' ? Use::kBegin : e.phase == 'e' ? Use::kEnd : Use::kInstant;
@@ -169,7 +177,7 @@ void JsonEventTracker::Async(int64_t ts, const JsonEventData& e) {
     case 'b':
       OnSliceBegun(track, slices.Begin(ts, track, e.category,
                                        e.name == kNullStringId ? no_name_ : e.name, e.args));
-      MaybeAddFlow(track, e);
+      MaybeAddFlow(ts, track, e);
       return;
     case 'e':
       // Thread time is not defined for async slices: tts is ignored here.
@@ -177,13 +185,13 @@ void JsonEventTracker::Async(int64_t ts, const JsonEventData& e) {
       return;
     default:
       OnSliceBegun(track, slices.Scoped(ts, track, e.category, e.name, 0, e.args));
-      MaybeAddFlow(track, e);
+      MaybeAddFlow(ts, track, e);
       return;
   }
 }
 
 void JsonEventTracker::Counters(int64_t ts, const JsonEventData& e, uint32_t utid) {
-  if (e.counter_args_missing) return ParserFailure();
+  if (e.counter_args_missing) return ParserFailure(ts, e);
   for (const auto& [counter_name, value] : e.counters) {
     ProcessCounterTracker::Kind kind;
     kind.type = "json_counter";
@@ -202,12 +210,12 @@ void JsonEventTracker::Instant(int64_t ts, const JsonEventData& e, uint32_t utid
       track = async_tracks_->GlobalInstantTrack();
       break;
     case JsonEventData::Scope::kProcess:
-      if (!e.pid_exists) return ParserFailure();
+      if (!e.pid_exists) return ParserFailure(ts, e);
       track = async_tracks_->ProcessInstantTrack(ctx_->processes.GetOrCreateProcess(e.pid));
       break;
     case JsonEventData::Scope::kThread:
     case JsonEventData::Scope::kNone: {
-      if (!e.tid_exists) return ParserFailure();
+      if (!e.tid_exists) return ParserFailure(ts, e);
       track = ctx_->tracks.InternThreadTrack(utid);
       const StringId name = e.name == kNullStringId ? no_name_ : e.name;
       OnSliceBegun(track, slices.Scoped(ts, track, e.category, name, 0, e.args,
@@ -218,11 +226,8 @@ void JsonEventTracker::Instant(int64_t ts, const JsonEventData& e, uint32_t utid
   OnSliceBegun(track, slices.Scoped(ts, track, e.category, e.name, 0, e.args));
 }
 
-void JsonEventTracker::FlowV1(const JsonEventData& e, uint32_t utid) {
-  if (!e.flow_v1_id) {
-    ctx_->storage->IncrementStat("flow_invalid_id");
-    return;
-  }
+void JsonEventTracker::FlowV1(int64_t ts, const JsonEventData& e, uint32_t utid) {
+  if (!e.flow_v1_id) return EventError(ts, e, "flow_invalid_id");
   const uint32_t track = ctx_->tracks.InternThreadTrack(utid);
   // A v1 flow is identified by its id, category and name together.
   const uint64_t id = flows_->V1FlowId(*e.flow_v1_id, e.category, e.name);
@@ -251,7 +256,7 @@ void JsonEventTracker::OnSliceBegun(uint32_t track, std::optional<uint32_t> slic
   pending_flow_ends_.erase(it);
 }
 
-void JsonEventTracker::MaybeAddFlow(uint32_t track, const JsonEventData& e) {
+void JsonEventTracker::MaybeAddFlow(int64_t ts, uint32_t track, const JsonEventData& e) {
   if (!e.bind_id) return;
   if (e.flow_in && e.flow_out) {
     flows_->StepOnTrack(track, *e.bind_id);
@@ -260,14 +265,14 @@ void JsonEventTracker::MaybeAddFlow(uint32_t track, const JsonEventData& e) {
   } else if (e.flow_in) {
     flows_->EndOnTrack(track, *e.bind_id, /*bind_enclosing_slice=*/true, /*close=*/false);
   } else {
-    ctx_->storage->IncrementStat("flow_without_direction");
+    EventError(ts, e, "flow_without_direction");
   }
 }
 
 void JsonEventTracker::ThreadState(int64_t ts, const JsonEventData& e, uint32_t utid) {
   // 'T' with a duration is a thread state; without one (a legacy async step) it is an error
   // for trace_processor too.
-  if (!e.dur) return ParserFailure();
+  if (!e.dur) return ParserFailure(ts, e);
   TraceStorage* storage = ctx_->storage;
   const StringId state = e.name == kNullStringId ? no_name_ : e.name;
   ThreadStateTable& states = storage->thread_state;

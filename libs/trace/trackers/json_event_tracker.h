@@ -50,14 +50,20 @@ class JsonEventTracker {
   void Counters(int64_t ts, const JsonEventData& e, uint32_t utid);
   void Instant(int64_t ts, const JsonEventData& e, uint32_t utid);
   void Async(int64_t ts, const JsonEventData& e);
-  void FlowV1(const JsonEventData& e, uint32_t utid);
+  void FlowV1(int64_t ts, const JsonEventData& e, uint32_t utid);
   void ThreadState(int64_t ts, const JsonEventData& e, uint32_t utid);
   void Metadata(const JsonEventData& e, uint32_t utid);
   // A slice just began on `track`: v1 flow ends waiting for "the next slice" bind to it.
   void OnSliceBegun(uint32_t track, std::optional<uint32_t> slice);
   // v2 flows (bind_id with flow_in / flow_out) attach to the innermost slice on `track`.
-  void MaybeAddFlow(uint32_t track, const JsonEventData& e);
-  void ParserFailure();
+  void MaybeAddFlow(int64_t ts, uint32_t track, const JsonEventData& e);
+  // Counts `stat` for the event at `ts` with a trace_import_logs row naming the event and its
+  // phase (plus `extra` args), as trace_processor logs an event it could not import.
+  void EventError(int64_t ts, const JsonEventData& e, std::string_view stat,
+                  std::vector<Arg> extra = {});
+  void ParserFailure(int64_t ts, const JsonEventData& e) {
+    EventError(ts, e, "json_parser_failure");
+  }
   // A complete event that partially overlaps one on its thread's track goes on the first of
   // the thread's overflow tracks that is free at `ts` (trace_processor's spill).
   uint32_t OverlapTrack(uint32_t utid, int64_t ts, int64_t dur);

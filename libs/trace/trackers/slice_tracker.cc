@@ -159,10 +159,15 @@ std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringI
   std::vector<Open>& stack = stacks_[track];
   MaybeCloseStack(ts, dur, &stack);
   // A complete slice that starts inside an open complete slice but ends after it can neither
-  // nest nor follow: it is dropped (callers that can spill it elsewhere check WouldOverlap).
-  for (const Open& o : stack) {
+  // nest nor follow: it is dropped (callers that can spill it elsewhere check FindOverlap).
+  for (size_t i = stack.size(); i-- > 0;) {
+    const Open& o = stack[i];
     if (o.end_ts >= 0 && ts < o.end_ts && ts + dur > o.end_ts) {
-      storage_->IncrementStat("slice_drop_overlapping_complete_event");
+      const SliceTable& slices = storage_->slice;
+      const Overlap overlap{ts, o.end_ts, slices.name[o.row], slices.ts[o.row],
+                            slices.dur[o.row]};
+      storage_->RecordImportLog("slice_drop_overlapping_complete_event", ts,
+                                args_->AddArgSet(OverlapArgs(overlap)));
       return std::nullopt;
     }
   }
@@ -208,14 +213,28 @@ void SliceTracker::Finish() {
   for (uint32_t row : rows) CommitArgs(row);
 }
 
-bool SliceTracker::WouldOverlap(int64_t ts, uint32_t track, int64_t dur) {
+std::optional<SliceTracker::Overlap> SliceTracker::FindOverlap(int64_t ts, uint32_t track,
+                                                               int64_t dur) {
   auto it = stacks_.find(track);
-  if (it == stacks_.end()) return false;
+  if (it == stacks_.end()) return std::nullopt;
   MaybeCloseStack(ts, dur, &it->second);
-  for (const Open& o : it->second) {
-    if (o.end_ts >= 0 && ts < o.end_ts && ts + dur > o.end_ts) return true;
+  // Innermost first, as trace_processor walks the stack.
+  for (size_t i = it->second.size(); i-- > 0;) {
+    const Open& o = it->second[i];
+    if (o.end_ts >= 0 && ts < o.end_ts && ts + dur > o.end_ts) {
+      const SliceTable& slices = storage_->slice;
+      return Overlap{ts, o.end_ts, slices.name[o.row], slices.ts[o.row], slices.dur[o.row]};
+    }
   }
-  return false;
+  return std::nullopt;
+}
+
+std::vector<Arg> SliceTracker::OverlapArgs(const Overlap& overlap) {
+  return {args_->MakeArg("overlap_start", ArgValue::Int(overlap.start)),
+          args_->MakeArg("overlap_end", ArgValue::Int(overlap.end)),
+          args_->MakeArg("conflicting_slice_name", ArgValue::String(overlap.conflicting_name)),
+          args_->MakeArg("conflicting_slice_ts", ArgValue::Int(overlap.conflicting_ts)),
+          args_->MakeArg("conflicting_slice_dur", ArgValue::Int(overlap.conflicting_dur))};
 }
 
 std::optional<uint32_t> SliceTracker::GetTopmostSliceOnTrack(uint32_t track) const {

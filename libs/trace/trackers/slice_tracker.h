@@ -50,10 +50,22 @@ class SliceTracker {
   // Writes the args of slices begun but never ended. Called once, after the last event.
   void Finish();
 
-  // Whether a complete slice [ts, ts + dur) would partially overlap a complete slice still on
-  // `track`'s stack (starting inside it, ending after it): it cannot nest there. Closes what
-  // has ended by `ts` first, as adding the slice would.
-  bool WouldOverlap(int64_t ts, uint32_t track, int64_t dur);
+  // A complete slice [ts, ts + dur) that partially overlaps a complete slice still on the
+  // track's stack (starting inside it, ending after it) cannot nest there. What it shares with
+  // that slice, [start, end), and which slice that is.
+  struct Overlap {
+    int64_t start = 0;
+    int64_t end = 0;
+    StringId conflicting_name = kNullStringId;
+    int64_t conflicting_ts = 0;
+    int64_t conflicting_dur = 0;
+  };
+  // The overlap the slice would have on `track`, if any. Closes what has ended by `ts` first,
+  // as adding the slice would.
+  std::optional<Overlap> FindOverlap(int64_t ts, uint32_t track, int64_t dur);
+  // The overlap as args (overlap_start, overlap_end, conflicting_slice_name / _ts / _dur), as
+  // trace_processor logs it.
+  std::vector<Arg> OverlapArgs(const Overlap& overlap);
 
   // The innermost open slice on `track`, if any (flows attach to it).
   std::optional<uint32_t> GetTopmostSliceOnTrack(uint32_t track) const;

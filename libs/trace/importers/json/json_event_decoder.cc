@@ -328,6 +328,7 @@ JsonEventStatus DecodeJsonEvent(std::string_view text, TraceStorage* storage,
   }
   if (bad_time) {
     out->error = "\"dur\", \"tts\" or \"tdur\" is not a number";
+    out->value_error = "Expected a number in a timestamp field";
     return JsonEventStatus::kFailed;
   }
   if (d.phase == 0) {

@@ -36,6 +36,8 @@ struct DecodedJsonEvent {
   bool v8_profile_id_invalid = false;  // "id" is a string that is not hexadecimal
   std::string_view v8_args;
   std::string error;  // why the event failed, for diagnostics
+  // When it failed because of a value ("dur" not a number, ...): what trace_processor logs.
+  std::string value_error;
   bool malformed = false;  // failed because the text is not JSON (not just missing fields)
 };
 

@@ -13,6 +13,12 @@ namespace tw {
 namespace {
 
 // A piece of input for an error message: short and printable.
+// What trace_processor's tokenizer does as it reads (a V8 profile's start and callsite nodes,
+// logs of events it rejects) is delivered ahead of every event, at INT64_MIN, in file order;
+// V8 samples are sorted with the other events.
+constexpr uint32_t kAheadQueue = 1;
+constexpr uint32_t kV8SampleQueue = 2;
+
 std::string Excerpt(std::string_view text) {
   constexpr size_t kMax = 80;
   std::string out;
@@ -47,7 +53,7 @@ absl::Status JsonImporter::Import(ChunkSource* source) {
         OnEvent(item->text);
         break;
       case Kind::kOversizedEvent:
-        NoteFailure(absl::StrCat("an event longer than ", max_event_bytes_, " bytes"));
+        NoteFailure(absl::StrCat("an event longer than ", max_event_bytes_, " bytes"), {});
         break;
       case Kind::kDisplayTimeUnit:
         // trace_processor only notes it: timestamps are microseconds whatever the display unit.
@@ -83,17 +89,17 @@ void JsonImporter::OnEvent(std::string_view text) {
       return;
     case JsonEventStatus::kV8Sample:
       ++stats_.phases["P"];
-      OnV8Profile(decoded);
+      OnV8Profile(decoded, text);
       return;
     case JsonEventStatus::kFailed:
       if (decoded.malformed) ++malformed_events_;
-      NoteFailure(absl::StrCat(decoded.error, ": ", Excerpt(text)));
+      NoteFailure(absl::StrCat(decoded.error, ": ", Excerpt(text)), text, decoded.value_error);
       return;
     case JsonEventStatus::kEvent:
       break;
   }
-  if (decoded.tokenizer_failures > 0) {
-    storage_->IncrementStat("json_tokenizer_failure", decoded.tokenizer_failures);
+  for (int i = 0; i < decoded.tokenizer_failures; ++i) {
+    LogTokenizerError("json_tokenizer_failure", text, "id2 is not a well-formed JSON object");
   }
   if (decoded.parser_failures > 0) {
     storage_->IncrementStat("json_parser_failure", decoded.parser_failures);
@@ -112,21 +118,14 @@ void JsonImporter::OnEvent(std::string_view text) {
                 Event::WithPayload(decoded.ts, EventType::kJsonEvent, std::move(data)));
 }
 
-// A profile's structure (its start and callsite nodes) is delivered ahead of every event, as
-// trace_processor builds it while tokenizing; its samples are sorted with the other events.
-constexpr uint32_t kV8StructureQueue = 1;
-constexpr uint32_t kV8SampleQueue = 2;
 
 void JsonImporter::PushV8(int64_t ts, uint32_t queue, V8CpuProfileData data) {
   sorter_->Push(EventSorter::QueueForSequence(queue),
                 Event::WithPayload(ts, EventType::kV8CpuProfile, std::move(data)));
 }
 
-void JsonImporter::OnV8Profile(const DecodedJsonEvent& event) {
-  if (event.v8_profile_id_invalid) {
-    storage_->IncrementStat("json_tokenizer_failure");
-    return;
-  }
+void JsonImporter::OnV8Profile(const DecodedJsonEvent& event, std::string_view raw) {
+  if (event.v8_profile_id_invalid) return LogTokenizerError("json_tokenizer_failure", raw, {});
   if (!event.v8_profile_id) return;  // not a profile event trace_processor reads
   absl::StatusOr<V8ProfileArgs> args = ParseV8ProfileArgs(event.v8_args);
   if (!args.ok()) return;
@@ -141,7 +140,7 @@ void JsonImporter::OnV8Profile(const DecodedJsonEvent& event) {
     if (v8_profiles_.Start(id, pid, *args->start_time_us * 1000)) {
       V8CpuProfileData session = base;
       session.kind = V8CpuProfileData::Kind::kSession;
-      PushV8(INT64_MIN, kV8StructureQueue, std::move(session));
+      PushV8(INT64_MIN, kAheadQueue, std::move(session));
     }
     return;
   }
@@ -149,21 +148,23 @@ void JsonImporter::OnV8Profile(const DecodedJsonEvent& event) {
   V8CpuProfileData nodes = base;
   nodes.kind = V8CpuProfileData::Kind::kNodes;
   for (const V8ProfileArgs::Node& node : args->nodes) {
-    if (!v8_profiles_.AddNode(id, pid, node, storage_, &nodes.nodes).ok()) {
-      storage_->IncrementStat("legacy_v8_cpu_profile_invalid_callsite");
+    if (absl::Status s = v8_profiles_.AddNode(id, pid, node, storage_, &nodes.nodes); !s.ok()) {
+      LogTokenizerError("legacy_v8_cpu_profile_invalid_callsite", raw,
+                        std::string_view(s.message().data(), s.message().size()));
     }
   }
-  if (!nodes.nodes.empty()) PushV8(INT64_MIN, kV8StructureQueue, std::move(nodes));
+  if (!nodes.nodes.empty()) PushV8(INT64_MIN, kAheadQueue, std::move(nodes));
 
   if (args->samples.size() != args->time_deltas_us.size()) {
-    storage_->IncrementStat("json_tokenizer_failure");
-    return;
+    return LogTokenizerError("json_tokenizer_failure", raw,
+                             "v8 legacy profile: samples and timestamps do not have same size");
   }
   for (size_t i = 0; i < args->samples.size(); ++i) {
     absl::StatusOr<int64_t> ts = v8_profiles_.NextSampleTime(id, pid, args->time_deltas_us[i] * 1000);
     if (!ts.ok()) {
-      storage_->IncrementStat("json_tokenizer_failure");
-      return;
+      const auto message = ts.status().message();
+      return LogTokenizerError("json_tokenizer_failure", raw,
+                               std::string_view(message.data(), message.size()));
     }
     V8CpuProfileData sample = base;
     sample.kind = V8CpuProfileData::Kind::kSample;
@@ -218,9 +219,24 @@ void JsonImporter::OnSystemTraceLine(std::string_view line) {
   ++stats_.system_trace_lines;
 }
 
-void JsonImporter::NoteFailure(std::string_view why) {
+void JsonImporter::LogTokenizerError(std::string_view stat, std::string_view raw,
+                                     std::string_view error) {
+  ImportLogData log;
+  log.stat = std::string(stat);
+  const StringId raw_key = storage_->Intern("raw_event");
+  log.args.push_back(Arg{raw_key, raw_key, ArgValue::String(storage_->Intern(raw))});
+  if (!error.empty()) {
+    const StringId error_key = storage_->Intern("error");
+    log.args.push_back(Arg{error_key, error_key, ArgValue::String(storage_->Intern(error))});
+  }
+  sorter_->Push(EventSorter::QueueForSequence(kAheadQueue),
+                Event::WithPayload(INT64_MIN, EventType::kImportLog, std::move(log)));
+}
+
+void JsonImporter::NoteFailure(std::string_view why, std::string_view raw,
+                               std::string_view error) {
   ++stats_.failed_events;
-  storage_->IncrementStat("json_tokenizer_failure");
+  LogTokenizerError("json_tokenizer_failure", raw, error);
   if (first_failure_.empty()) first_failure_ = std::string(why);
 }
 

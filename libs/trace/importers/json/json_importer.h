@@ -46,11 +46,16 @@ class JsonImporter {
 
  private:
   void OnEvent(std::string_view text);
-  void OnV8Profile(const DecodedJsonEvent& event);
+  void OnV8Profile(const DecodedJsonEvent& event, std::string_view raw);
   void PushV8(int64_t ts, uint32_t queue, V8CpuProfileData data);
   void OnMetadata(std::string_view text);
   void OnSystemTraceLine(std::string_view line);
-  void NoteFailure(std::string_view why);
+  // An event that could not be read: counted in json_tokenizer_failure with a log holding its
+  // text (`raw`) and, when there is one, what was wrong with a value (`error`).
+  void NoteFailure(std::string_view why, std::string_view raw, std::string_view error = {});
+  // Counts `stat` with a log of `raw` and `error` (omitted when empty), as trace_processor's
+  // JSON tokenizer logs an event it rejects.
+  void LogTokenizerError(std::string_view stat, std::string_view raw, std::string_view error);
   absl::Status Finish(const JsonTraceReader& reader, const absl::Status& damage);
 
   TraceStorage* storage_;
