@@ -54,6 +54,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kGraphicsFrameEvent: return "graphics_frame_event";
     case EventType::kGpuEvent: return "gpu_event";
     case EventType::kGpuStage: return "gpu_stage";
+    case EventType::kAndroidCpuPerUidTotals: return "android_cpu_per_uid_totals";
     case EventType::kWinscope: return "winscope";
     case EventType::kStateChange: return "state_change";
   }

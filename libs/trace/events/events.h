@@ -48,6 +48,7 @@ enum class EventType : uint8_t {
   kGraphicsFrameEvent,  // a SurfaceFlinger buffer event (GraphicsFrameEventData)
   kGpuEvent,            // GPU counters and GPU info (GpuEventData)
   kGpuStage,            // GPU render stages, logs, Vulkan API events, frequency (GpuStageData)
+  kAndroidCpuPerUidTotals,  // cpu time per (uid, cluster) so far (AndroidCpuPerUidTotalsData)
   kWinscope,            // a winscope dump or entry (WinscopeData)
   kStateChange,         // a value on a state track known by type and dimensions (StateChangeData)
 };
@@ -480,6 +481,17 @@ struct GraphicsFrameEventData {
   int64_t duration_ns = 0;
 };
 
+// The cpu time each (uid, cluster) of the cpu_per_uid data source accrued during the trace,
+// after its last sample: rows of android_cpu_per_uid_track.
+struct AndroidCpuPerUidTotalsData {
+  struct Row {
+    uint32_t uid;
+    uint32_t cluster;
+    int64_t total_cpu_millis;
+  };
+  std::vector<Row> rows;
+};
+
 // GPU data sources (gpu_counter_event, gpu_info). Counter descriptors are pushed at the start
 // of time (trace_processor reads them while tokenizing, before any sample is sorted) so every
 // sample finds its track.
@@ -657,6 +669,7 @@ struct Event {
       case EventType::kGraphicsFrameEvent:
       case EventType::kGpuEvent:
       case EventType::kGpuStage:
+      case EventType::kAndroidCpuPerUidTotals:
       case EventType::kWinscope:
         return true;
       default:

@@ -79,6 +79,9 @@ void EventRouter::Route(Event& e) {
       break;
     case EventType::kGpuEvent: ctx_->gpus->OnEvent(e.ts, e.As<GpuEventData>()); break;
     case EventType::kGpuStage: ctx_->gpu_stages->OnEvent(e.ts, e.As<GpuStageData>()); break;
+    case EventType::kAndroidCpuPerUidTotals:
+      cpu_per_uid_totals_ = std::move(e.As<AndroidCpuPerUidTotalsData>());
+      break;
     case EventType::kWinscope: winscope_.OnEvent(e.ts, e.As<WinscopeData>()); break;
     case EventType::kStateChange: OnStateChange(e.ts, e.As<StateChangeData>()); break;
     case EventType::kAndroidProcessLifecycle:
@@ -456,6 +459,28 @@ void EventRouter::OnStateChange(int64_t ts, const StateChangeData& change) {
   if (change.terminal) states_.Update(ts, track, kNullStringId, kNullStringId, {});
 }
 
+void EventRouter::WriteCpuPerUidTotals(const AndroidCpuPerUidTotalsData& totals) {
+  // Rows in track order, each on the counter track its samples went to.
+  std::vector<std::pair<uint32_t, const AndroidCpuPerUidTotalsData::Row*>> rows;
+  TrackTracker& tracks = ctx_->tracks;
+  for (const AndroidCpuPerUidTotalsData::Row& r : totals.rows) {
+    const StringId name = storage_->Intern("CPU for UID " + std::to_string(r.uid) + " CL" +
+                                           std::to_string(r.cluster));
+    const uint32_t track = tracks.InternGlobalCounterTrack(
+        name, "android_cpu_per_uid", storage_->Intern("ms"),
+        {tracks.DimUint("uid", r.uid), tracks.DimUint("cluster", r.cluster)});
+    rows.emplace_back(track, &r);
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [track, r] : rows) {
+    storage_->android_cpu_per_uid_track.Insert({.track_id = track,
+                                                .uid = r->uid,
+                                                .cluster = r->cluster,
+                                                .total_cpu_millis = r->total_cpu_millis});
+  }
+}
+
 void EventRouter::OnAndroidLog(int64_t ts, const AndroidLogData& log) {
   LogTable& logs = storage_->logs;
   std::optional<uint32_t> utid;
@@ -486,6 +511,7 @@ void EventRouter::Finish() {
   // thread's process is known.
   ctx_->process_counters.Finish();
   winscope_.Finish();
+  WriteCpuPerUidTotals(cpu_per_uid_totals_);
 }
 
 }  // namespace tw

@@ -45,6 +45,8 @@ class EventRouter {
   void OnFtraceRaw(int64_t ts, const FtraceRawData& raw);
   void OnProcessTree(int64_t ts, const ProcessTreeData& tree);
   void OnCounter(int64_t ts, const CounterData& c);
+  // android_cpu_per_uid_track, from the cpu_per_uid totals after the last sample.
+  void WriteCpuPerUidTotals(const AndroidCpuPerUidTotalsData& totals);
   void OnAndroidLog(int64_t ts, const AndroidLogData& log);
   void OnStateChange(int64_t ts, const StateChangeData& change);
   uint32_t AtraceUtid(const AtraceData& a);
@@ -67,6 +69,7 @@ class EventRouter {
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
   AtraceAsyncTracks atrace_async_;
   V8CpuProfileTracker v8_profiles_;
+  AndroidCpuPerUidTotalsData cpu_per_uid_totals_;  // the latest cumulative totals
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

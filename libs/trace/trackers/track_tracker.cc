@@ -16,6 +16,10 @@ Arg TrackTracker::Dim(std::string_view key, int64_t value) {
   return args_->MakeArg(key, ArgValue::Int(value));
 }
 
+Arg TrackTracker::DimUint(std::string_view key, uint64_t value) {
+  return args_->MakeArg(key, ArgValue::Uint(value));
+}
+
 Arg TrackTracker::DimString(std::string_view key, StringId value) {
   return args_->MakeArg(key, ArgValue::String(value));
 }

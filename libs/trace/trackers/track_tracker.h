@@ -30,6 +30,7 @@ class TrackTracker {
   // Dimension args with interned keys.
   Arg Dim(std::string_view key, int64_t value);
   Arg DimString(std::string_view key, StringId value);
+  Arg DimUint(std::string_view key, uint64_t value);
 
   // thread_execution: the slice track of a thread (dimension utid).
   uint32_t InternThreadTrack(uint32_t utid);

@@ -29,6 +29,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       gpu_(ctx),
       gpu_stages_(ctx),
       power_(ctx),
+      cpu_per_uid_(ctx),
       winscope_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
@@ -131,6 +132,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kGenericGpuFrequencyEvent:
       if (message) gpu_stages_.DecodeGenericGpuFrequency(packet, field);
+      return true;
+    case tp::kCpuPerUidData:
+      if (message) cpu_per_uid_.Decode(packet, field);
       return true;
     case tp::kBattery:
       if (message) power_.DecodeBattery(packet, field);

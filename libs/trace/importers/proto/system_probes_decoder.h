@@ -3,11 +3,12 @@
 // (memory / cpu counters), system_info and cpu_info (machine description), trace_config,
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, concurrent
 // session events, android logs, initial display state, packages list, aconfig flags, frame
-// timeline events, power (battery, rails, energy breakdown, entity residency), GPU render
-// stages / logs / Vulkan API events / frequency, Android input events (winscope extensions),
-// Chrome metadata. Timed data becomes events; descriptive data becomes metadata, stats or rows
-// of descriptive tables (cpu, cpu_freq, machine, package_list, android_aflags). Each packet
-// kind has its own decoder; this class routes to them and holds the state they share.
+// timeline events, power (battery, rails, energy breakdown, entity residency), per-uid cpu
+// time, GPU render stages / logs / Vulkan API events / frequency, Android input events
+// (winscope extensions), Chrome metadata. Timed data becomes events; descriptive data becomes
+// metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine, package_list,
+// android_aflags). Each packet kind has its own decoder; this class routes to them and holds
+// the state they share.
 
 #include <cstdint>
 
@@ -16,6 +17,7 @@
 #include "libs/trace/importers/proto/android_probes_decoder.h"
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
 #include "libs/trace/importers/proto/cpu_info_decoder.h"
+#include "libs/trace/importers/proto/cpu_per_uid_decoder.h"
 #include "libs/trace/importers/proto/frame_timeline_decoder.h"
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
 #include "libs/trace/importers/proto/gpu_decoder.h"
@@ -76,6 +78,7 @@ class SystemProbesDecoder {
   GpuDecoder gpu_;
   GpuStageDecoder gpu_stages_;
   PowerDecoder power_;
+  CpuPerUidDecoder cpu_per_uid_;
   WinscopeDecoder winscope_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };

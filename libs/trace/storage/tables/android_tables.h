@@ -90,6 +90,18 @@ TW_DEFINE_TABLE(TW_ANDROID_USER_LIST_TABLE)
 // clang-format on
 TW_DEFINE_TABLE(TW_ANDROID_AFLAGS_TABLE)
 
+#define TW_ANDROID_CPU_PER_UID_TRACK_TABLE(TABLE, COLUMN)                                        \
+  TABLE(AndroidCpuPerUidTrackTable, android_cpu_per_uid_track,                                   \
+        "One row per (uid, cpu cluster) of the cpu_per_uid data source: its counter track and "  \
+        "the cpu time it accrued during the trace (uids of the shared and isolated ranges "      \
+        "grouped per range).")                                                                   \
+  COLUMN(track_id, Uint32, kSorted, {}, "The android_cpu_per_uid counter track (track.id).")     \
+  COLUMN(uid, Int64, kNone, {}, "The uid (or the first uid of its group).")                      \
+  COLUMN(cluster, Int64, kNone, {}, "The cpu cluster, from 0 (usually the smallest cores).")     \
+  COLUMN(total_cpu_millis, Int64, kNone, {}, "Cpu time accrued during the trace, in ms.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_CPU_PER_UID_TRACK_TABLE)
+
 // clang-format off
 #define TW_ANDROID_TRACK_EVENT_PROCESS_TABLE(TABLE, COLUMN)                                      \
   TABLE(AndroidTrackEventProcessTable, android_track_event_process,                              \
