@@ -36,6 +36,18 @@ constexpr KernelFunctionField kKernelFunctionFields[] = {
     {553, 3},  // hrtimer_expire_entry.function
 };
 
+// Events whose own parser in trace_processor names the function again from the kernel symbols
+// (sched_blocked_reason's caller, a workqueue item's function, funcgraph's func, a shrinker, an
+// hrtimer's function), whether or not the field is present.
+constexpr KernelFunctionField kKernelFunctionParsers[] = {
+    {event_f::kSchedBlockedReason, 2},
+    {event_f::kWorkqueueExecuteStart, 2},
+    {437, 2},
+    {438, 3},
+    {443, 8},
+    {553, 3},
+};
+
 bool IsKernelFunctionField(uint32_t event_id, uint32_t field_id) {
   for (const KernelFunctionField& k : kKernelFunctionFields) {
     if (k.event_id == event_id && k.field_id == field_id) return true;
@@ -207,6 +219,36 @@ std::optional<StringId> FtraceDecoder::KernelSymbol(const BundleInfo& b, uint64_
   return std::nullopt;
 }
 
+bool FtraceDecoder::HasKernelSymbol(const BundleInfo& b, uint64_t iid) const {
+  return b.sequence && b.sequence->Lookup(pf::interned_data::kKernelSymbols, iid) != nullptr;
+}
+
+void FtraceDecoder::CountKernelSymbolMisses(const BundleInfo& b, uint32_t event_id,
+                                            const proto::Field& payload) {
+  const KernelFunctionField* parser = nullptr;
+  for (const KernelFunctionField& k : kKernelFunctionParsers) {
+    if (k.event_id == event_id) parser = &k;
+  }
+  bool kernel_function_event = parser != nullptr;
+  for (const KernelFunctionField& k : kKernelFunctionFields) {
+    kernel_function_event = kernel_function_event || k.event_id == event_id;
+  }
+  if (!kernel_function_event) return;
+  // trace_processor looks each present kernel-function field up once for the event's
+  // ftrace_event args, and once more in the event's own parser (an absent field reads as 0);
+  // every lookup of a symbol the trace does not carry counts as an interned data error.
+  int64_t misses = 0;
+  std::optional<uint64_t> parsed_field;
+  proto::Decoder d(payload);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (parser && f.id == parser->field_id) parsed_field = f.as_uint64();
+    if (IsKernelFunctionField(event_id, f.id) && !HasKernelSymbol(b, f.as_uint64())) ++misses;
+  }
+  if (parser && !HasKernelSymbol(b, parsed_field.value_or(0))) ++misses;
+  if (misses) ctx_->storage->IncrementStat("interned_data_tokenizer_errors", misses);
+}
+
 void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) {
   int64_t ts = 0;
   bool has_ts = false;
@@ -239,6 +281,7 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
   }
   ts += b.clock_offset;
   Count(event_id);
+  CountKernelSymbolMisses(b, event_id, payload);
   const uint32_t queue = EventSorter::QueueForCpu(b.cpu);
 
   auto base_event = [&](EventType type) {

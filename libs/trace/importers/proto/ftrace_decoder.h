@@ -39,6 +39,10 @@ class FtraceDecoder {
                            StringId* name);
   // The name of the kernel function at address key `iid`, from the sequence's interned
   // kernel_symbols (traced's symbolizer); nullopt when the trace does not have it.
+  bool HasKernelSymbol(const BundleInfo& b, uint64_t iid) const;
+  // interned_data_tokenizer_errors as trace_processor counts them for this event's
+  // kernel-function fields (see the .cc).
+  void CountKernelSymbolMisses(const BundleInfo& b, uint32_t event_id, const proto::Field& payload);
   std::optional<StringId> KernelSymbol(const BundleInfo& b, uint64_t iid);
   void Count(uint32_t event_id);
 
