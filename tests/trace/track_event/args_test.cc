@@ -125,6 +125,52 @@ TEST(TrackEventArgs, UnknownInternedNameIsAnErrorButOtherArgsStay) {
               ElementsAre("1"));
 }
 
+TEST(TrackEventArgs, ChromeHistogramSamplesWithInternedNames) {
+  // ChromeHistogramSample: name_hash 1, name 2, sample 3, name_iid 4; InternedData
+  // histogram_names (25) holds HistogramName {iid 1, name 2}.
+  proto::Writer histogram_name, interned;
+  histogram_name.Varint(1, 1);
+  histogram_name.String(2, "Memory.Total");
+  interned.Message(pf::interned_data::kHistogramNames, histogram_name);
+  auto event = [](int64_t ts_unused, std::optional<std::string_view> name,
+                  std::optional<uint64_t> iid) {
+    proto::Writer sample;
+    sample.Varint(1, 777);
+    if (name) sample.String(2, *name);
+    sample.Int(3, 42);
+    if (iid) sample.Varint(4, *iid);
+    proto::Writer e = Event(kInstant, "h", 1);
+    e.Message(te::kChromeHistogramSample, sample);
+    (void)ts_unused;
+    return e;
+  };
+  Packet p1(1, 10), p2(1, 20), p3(1, 30);
+  p1.Field(tp::kInternedData, interned).Event(event(10, std::nullopt, 1));
+  p2.Event(event(20, "Literal.Name", 1));  // both a name and an iid: an error
+  p3.Event(event(30, std::nullopt, 9));    // an iid never interned: an error
+  const std::string trace =
+      Trace({Packet(1, 0).ClearedState().Descriptor(NamedTrack(1, "t")), p1, p2, p3});
+  EXPECT_THAT(Rows(trace, "SELECT s.ts, a.key, a.display_value FROM slice s JOIN args a "
+                          "USING (arg_set_id) WHERE a.key GLOB 'chrome_histogram_sample.*' "
+                          "ORDER BY s.ts, a.id"),
+              ElementsAre(R"(10,"chrome_histogram_sample.name_hash","777")",
+                          R"(10,"chrome_histogram_sample.sample","42")",
+                          R"(10,"chrome_histogram_sample.name_iid","1")",
+                          R"(10,"chrome_histogram_sample.name","Memory.Total")",
+                          R"(20,"chrome_histogram_sample.name_hash","777")",
+                          R"(20,"chrome_histogram_sample.name","Literal.Name")",
+                          R"(20,"chrome_histogram_sample.sample","42")",
+                          R"(20,"chrome_histogram_sample.name_iid","1")",
+                          R"(30,"chrome_histogram_sample.name_hash","777")",
+                          R"(30,"chrome_histogram_sample.sample","42")",
+                          R"(30,"chrome_histogram_sample.name_iid","9")"));
+  EXPECT_THAT(Rows(trace, "SELECT name, value FROM stats WHERE name IN "
+                          "('track_event_parser_errors', 'interned_data_tokenizer_errors') "
+                          "ORDER BY name"),
+              ElementsAre(R"("interned_data_tokenizer_errors",1)",
+                          R"("track_event_parser_errors",2)"));
+}
+
 TEST(TrackEventArgs, EndEventArgsMergeIntoTheSlice) {
   proto::Writer begin = Event(kBegin, "s", 1);
   proto::Writer a1 = Annotation("x");

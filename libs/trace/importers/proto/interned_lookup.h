@@ -8,6 +8,7 @@
 
 #include "libs/trace/importers/proto/proto_decoder.h"
 #include "libs/trace/importers/proto/sequence_state.h"
+#include "libs/trace/storage/trace_storage.h"
 
 namespace tw {
 
@@ -26,6 +27,19 @@ inline std::optional<std::string_view> InternedString(const SequenceState& seq, 
     if (f.id == field && f.type == proto::kLengthDelimited) out = f.as_string();
   }
   return out;
+}
+
+// InternedString, counting a lookup of a message the sequence never interned in
+// interned_data_tokenizer_errors, as trace_processor counts each such lookup.
+inline std::optional<std::string_view> InternedStringCounted(TraceStorage* storage,
+                                                             const SequenceState& seq,
+                                                             uint32_t type, uint64_t iid,
+                                                             uint32_t field = 2) {
+  if (!seq.Lookup(type, iid)) {
+    storage->IncrementStat("interned_data_tokenizer_errors");
+    return std::nullopt;
+  }
+  return InternedString(seq, type, iid, field);
 }
 
 }  // namespace tw

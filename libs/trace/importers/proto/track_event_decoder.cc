@@ -94,6 +94,7 @@ struct RawEvent {
   std::optional<uint64_t> correlation_id;
   std::optional<std::string_view> correlation_id_str;
   std::optional<uint64_t> correlation_id_str_iid;
+  std::optional<proto::Field> histogram_sample;  // ChromeHistogramSample
   std::vector<proto::Field> framework_extensions;  // Android framework process lifecycle
   std::optional<proto::Field> gpu_correlation;     // GpuTrackEvent extensions
   std::optional<int64_t> gpu_api;
@@ -144,6 +145,8 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
         if (f.type == proto::kLengthDelimited) e->gpu_correlation = f;
         break;
       case kGpuApiExtension: e->gpu_api = f.as_int64(); break;
+
+      case te::kChromeHistogramSample: e->histogram_sample = f; break;
       default:
         if (IsAndroidFrameworkTrackEventExtension(f.id)) e->framework_extensions.push_back(f);
         break;
@@ -284,8 +287,8 @@ std::optional<SourceLocation> LookupSourceLocation(const SequenceState& seq, uin
 StringId ResolveCategory(ImportContext* ctx, const SequenceState& seq, const RawEvent& e) {
   namespace id = pf::interned_data;
   if (e.category_iids.size() == 1 && e.categories.empty()) {
-    if (auto name = InternedString(seq, id::kEventCategories, e.category_iids[0],
-                                   pf::event_category::kName)) {
+    if (auto name = InternedStringCounted(ctx->storage, seq, id::kEventCategories,
+                                          e.category_iids[0], pf::event_category::kName)) {
       return ctx->Intern(*name);
     }
     return ctx->Intern("unknown(" + std::to_string(e.category_iids[0]) + ")");
@@ -294,7 +297,8 @@ StringId ResolveCategory(ImportContext* ctx, const SequenceState& seq, const Raw
   // Several categories: one comma-joined string (the table has a single category column).
   std::string joined;
   for (uint64_t iid : e.category_iids) {
-    auto name = InternedString(seq, id::kEventCategories, iid, pf::event_category::kName);
+    auto name = InternedStringCounted(ctx->storage, seq, id::kEventCategories, iid,
+                                      pf::event_category::kName);
     if (!name) continue;
     if (!joined.empty()) joined += ',';
     joined.append(*name);
@@ -309,6 +313,46 @@ StringId ResolveCategory(ImportContext* ctx, const SequenceState& seq, const Raw
 int32_t ToAndroidLogPriority(uint32_t prio) {
   // LogMessage.Priority and AndroidLogPriority share values (UNSPECIFIED..FATAL = 0..7).
   return prio <= 7 ? static_cast<int32_t>(prio) : 0;
+}
+
+// A ChromeHistogramSample (name_hash 1, name 2, sample 3, name_iid 4): its fields become
+// chrome_histogram_sample.* args, and an interned name (InternedData.histogram_names) the
+// chrome_histogram_sample.name arg, as trace_processor shows them. A sample with both a name and
+// a name_iid, or an iid never interned, is a parser error.
+template <typename Add>
+void AddHistogramSampleArgs(ImportContext* ctx, const SequenceState& seq,
+                            const proto::Field& sample, const Add& add) {
+  constexpr uint32_t kNameHash = 1, kName = 2, kSample = 3, kNameIid = 4;
+  std::optional<uint64_t> name_iid;
+  bool has_name = false;
+  proto::Decoder d(sample);
+  proto::Field f;
+  while (d.Next(&f)) {
+    switch (f.id) {
+      case kNameHash: add("chrome_histogram_sample.name_hash", ArgValue::Uint(f.as_uint64())); break;
+      case kName:
+        has_name = true;
+        add("chrome_histogram_sample.name", ArgValue::String(ctx->Intern(f.as_string())));
+        break;
+      case kSample: add("chrome_histogram_sample.sample", ArgValue::Int(f.as_int64())); break;
+      case kNameIid:
+        name_iid = f.as_uint64();
+        add("chrome_histogram_sample.name_iid", ArgValue::Uint(f.as_uint64()));
+        break;
+      default: break;
+    }
+  }
+  if (!name_iid) return;
+  if (has_name) {
+    ctx->storage->IncrementStat("track_event_parser_errors");
+    return;
+  }
+  if (auto name = InternedStringCounted(ctx->storage, seq, pf::interned_data::kHistogramNames,
+                                        *name_iid, 2)) {
+    add("chrome_histogram_sample.name", ArgValue::String(ctx->Intern(*name)));
+  } else {
+    ctx->storage->IncrementStat("track_event_parser_errors");
+  }
 }
 
 }  // namespace
@@ -547,8 +591,8 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
     if (!name_iid) name_iid = legacy_name_iid;
   }
   if (name_iid) {
-    if (auto name = InternedString(*seq, pf::interned_data::kEventNames, name_iid,
-                                   pf::event_name::kName)) {
+    if (auto name = InternedStringCounted(storage, *seq, pf::interned_data::kEventNames,
+                                          name_iid, pf::event_name::kName)) {
       data.name = ctx_->Intern(*name);
     }
   } else if (e.name) {
@@ -638,6 +682,7 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
       add("correlation_id", ArgValue::String(ctx_->Intern(*s)));
     }
   }
+  if (e.histogram_sample) AddHistogramSampleArgs(ctx_, *seq, *e.histogram_sample, add);
   data.source_id_args_pos = static_cast<uint32_t>(args.size());
   DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
