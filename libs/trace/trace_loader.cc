@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/common/process_memory.h"
 #include "libs/common/status_macros.h"
+#include "libs/trace/importers/android_bugreport/dumpstate_importer.h"
 #include "libs/trace/importers/json/json_importer.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/proto_importer.h"
@@ -57,6 +58,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kAndroidCpuPerUidTotals: return "android_cpu_per_uid_totals";
     case EventType::kWinscope: return "winscope";
     case EventType::kStateChange: return "state_change";
+    case EventType::kGlobalSlice: return "global_slice";
   }
   return "unknown";
 }
@@ -68,6 +70,7 @@ std::string_view TraceTypeName(TraceFormat format) {
     case TraceFormat::kJson: return "json";
     case TraceFormat::kSystrace:
     case TraceFormat::kSystraceHtml: return "systrace";
+    case TraceFormat::kAndroidDumpstate: return "android_dumpstate";
     default: return "unknown";
   }
 }
@@ -119,7 +122,8 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
 
   TraceContext context(storage.get());
   EventRouter router(&context);
-  int64_t event_counts[32] = {};
+  // Indexed by EventType (a uint8_t).
+  int64_t event_counts[256] = {};
   EventSorter sorter(options.sort_window_ns, [&](Event& e) {
     ++event_counts[static_cast<int>(e.type)];
     router.Route(e);
@@ -157,6 +161,15 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       info.packet_kinds = importer.stats().event_counts;
       break;
     }
+    case TraceFormat::kAndroidDumpstate: {
+      // Battery history is on REALTIME, which is then the trace clock.
+      DumpstateImporter importer(storage.get(), &sorter);
+      RETURN_IF_ERROR(importer.Import(opened.source.get()));
+      info.packets = importer.stats().lines;
+      info.decoded_bytes = importer.stats().bytes;
+      info.packet_kinds = importer.stats().sections;
+      break;
+    }
     case TraceFormat::kJson: {
       // Chrome JSON: pids are the producer's own, pid 0 is not the idle task.
       JsonImporter importer(storage.get(), &sorter, options.max_packet_bytes);
@@ -191,7 +204,7 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   if (sorter.out_of_order_events() > 0) {
     storage->SetStat("sorter_push_event_out_of_order", sorter.out_of_order_events());
   }
-  for (int i = 0; i < 32; ++i) {
+  for (int i = 0; i < 256; ++i) {
     if (event_counts[i]) {
       info.event_kinds[EventTypeName(static_cast<EventType>(i))] = event_counts[i];
       info.events += event_counts[i];

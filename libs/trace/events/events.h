@@ -51,6 +51,7 @@ enum class EventType : uint8_t {
   kAndroidCpuPerUidTotals,  // cpu time per (uid, cluster) so far (AndroidCpuPerUidTotalsData)
   kWinscope,            // a winscope dump or entry (WinscopeData)
   kStateChange,         // a value on a state track known by type and dimensions (StateChangeData)
+  kGlobalSlice,         // a slice begin / end on a global set of tracks, by cookie (GlobalSliceData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -398,8 +399,24 @@ struct V8CpuProfileData {
 struct GlobalInstantData {
   StringId track_name = kNullStringId;
   std::string track_type;
+  // What tells tracks of the type apart, when the name alone does not (e.g. battery_stats
+  // event tracks by bstats_item_name); empty: one track per type.
+  std::vector<Arg> dimensions;
   StringId name = kNullStringId;
   std::vector<Arg> args;
+};
+
+// A slice that begins or ends on a global set of interchangeable tracks, all named `track_name`
+// and of type `track_type` (trace_processor's track compressor): slices open at the same time,
+// told apart by `cookie`, go on separate tracks of the set; e.g. Android wake locks from a
+// battery stats dump on "WakeLocks".
+struct GlobalSliceData {
+  enum class Phase : uint8_t { kBegin, kEnd };
+  Phase phase = Phase::kBegin;
+  StringId track_name = kNullStringId;
+  std::string track_type;
+  int64_t cookie = 0;
+  StringId name = kNullStringId;  // for kBegin
 };
 
 // A state track (track.type `track_type`, identified by `dimensions`, named `track_name` when

@@ -247,6 +247,11 @@ TraceFormat DetectTraceFormat(std::string_view head) {
   const bool text = LooksLikeText(head);
   if (proto.plausible && !text) return TraceFormat::kPerfettoProto;
 
+  // dumpstate's banner, or the version line a checkin dump starts with.
+  if (StartsWith(head, "========================================================\n== dumpstate: ") ||
+      StartsWith(head, "9,0,i,vers,")) {
+    return TraceFormat::kAndroidDumpstate;
+  }
   const std::string_view t = SkipBomAndSpace(head);
   if (HasAtraceMarker(head)) return TraceFormat::kSystrace;
   if (LooksLikeJson(t)) return TraceFormat::kJson;
@@ -270,6 +275,8 @@ std::string_view TraceFormatName(TraceFormat format) {
       return "systrace";
     case TraceFormat::kSystraceHtml:
       return "systrace_html";
+    case TraceFormat::kAndroidDumpstate:
+      return "android_dumpstate";
     case TraceFormat::kGzip:
       return "gzip";
     case TraceFormat::kEmpty:

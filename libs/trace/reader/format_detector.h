@@ -14,6 +14,7 @@ enum class TraceFormat {
   kJson,           // Chrome trace-event JSON (object or array form)
   kSystrace,       // ftrace/atrace text, including "TRACE:" headed (possibly zlib'd) atrace dumps
   kSystraceHtml,   // systrace's HTML report with the trace embedded
+  kAndroidDumpstate,  // Android dumpstate text, or a BatteryStats checkin dump ("9,0,i,vers,...")
   kGzip,           // a gzip (1f 8b) wrapper; detect again on the inflated bytes
   kEmpty,
 };

@@ -20,7 +20,7 @@ absl::StatusOr<std::string> PeekHead(std::unique_ptr<ChunkSource>* source) {
 absl::Status UnknownFormat(std::string_view head, bool gzip) {
   return absl::InvalidArgumentError(
       absl::StrCat("unrecognised trace format", gzip ? " inside gzip" : "",
-                   " (expected Perfetto protobuf, Chrome JSON, systrace text or HTML): ",
+                   " (expected Perfetto protobuf, Chrome JSON, systrace text or HTML, Android dumpstate): ",
                    DescribeTraceHead(head)));
 }
 

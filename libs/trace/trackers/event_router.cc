@@ -64,7 +64,10 @@ void EventRouter::Route(Event& e) {
     }
     case EventType::kGlobalInstant: {
       const GlobalInstantData& d = e.As<GlobalInstantData>();
-      const uint32_t track = ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type, false);
+      const uint32_t track =
+          d.dimensions.empty()
+              ? ctx_->tracks.InternGlobalTrack(d.track_name, d.track_type, false)
+              : ctx_->tracks.InternTrack(d.track_type, "slice", d.track_name, d.dimensions);
       ctx_->slices.Scoped(e.ts, track, kNullStringId, d.name, 0, d.args);
       storage_->ExtendBounds(e.ts);
       break;
@@ -84,6 +87,7 @@ void EventRouter::Route(Event& e) {
       break;
     case EventType::kWinscope: winscope_.OnEvent(e.ts, e.As<WinscopeData>()); break;
     case EventType::kStateChange: OnStateChange(e.ts, e.As<StateChangeData>()); break;
+    case EventType::kGlobalSlice: OnGlobalSlice(e.ts, e.As<GlobalSliceData>()); break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;
@@ -479,6 +483,22 @@ void EventRouter::WriteCpuPerUidTotals(const AndroidCpuPerUidTotalsData& totals)
                                                 .cluster = r->cluster,
                                                 .total_cpu_millis = r->total_cpu_millis});
   }
+}
+
+void EventRouter::OnGlobalSlice(int64_t ts, const GlobalSliceData& slice) {
+  const uint32_t set = global_slices_.SetFor(slice.track_type + '\0' +
+                                             std::string(storage_->Str(slice.track_name)));
+  auto factory = [&](uint32_t, int64_t) {
+    return ctx_->tracks.CreateTrack(slice.track_name, slice.track_type, "slice");
+  };
+  if (slice.phase == GlobalSliceData::Phase::kBegin) {
+    const uint32_t track = global_slices_.Begin(set, slice.cookie, factory);
+    ctx_->slices.Begin(ts, track, kNullStringId, slice.name, {});
+  } else {
+    const uint32_t track = global_slices_.End(set, slice.cookie, factory);
+    ctx_->slices.End(ts, track, kNullStringId, kNullStringId, {});
+  }
+  storage_->ExtendBounds(ts);
 }
 
 void EventRouter::OnAndroidLog(int64_t ts, const AndroidLogData& log) {

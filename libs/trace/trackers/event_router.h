@@ -10,6 +10,7 @@
 #include "libs/trace/trackers/android_framework_process_tracker.h"
 #include "libs/trace/trackers/android_input_tracker.h"
 #include "libs/trace/trackers/atrace_async_tracks.h"
+#include "libs/trace/trackers/async_track_sets.h"
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
@@ -49,6 +50,7 @@ class EventRouter {
   void WriteCpuPerUidTotals(const AndroidCpuPerUidTotalsData& totals);
   void OnAndroidLog(int64_t ts, const AndroidLogData& log);
   void OnStateChange(int64_t ts, const StateChangeData& change);
+  void OnGlobalSlice(int64_t ts, const GlobalSliceData& slice);
   uint32_t AtraceUtid(const AtraceData& a);
 
   TraceContext* ctx_;
@@ -70,6 +72,7 @@ class EventRouter {
   AtraceAsyncTracks atrace_async_;
   V8CpuProfileTracker v8_profiles_;
   AndroidCpuPerUidTotalsData cpu_per_uid_totals_;  // the latest cumulative totals
+  AsyncTrackSets global_slices_;  // GlobalSliceData's sets of tracks
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;

@@ -145,7 +145,6 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
         if (f.type == proto::kLengthDelimited) e->gpu_correlation = f;
         break;
       case kGpuApiExtension: e->gpu_api = f.as_int64(); break;
-
       case te::kChromeHistogramSample: e->histogram_sample = f; break;
       default:
         if (IsAndroidFrameworkTrackEventExtension(f.id)) e->framework_extensions.push_back(f);

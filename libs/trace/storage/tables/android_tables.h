@@ -103,6 +103,19 @@ TW_DEFINE_TABLE(TW_ANDROID_AFLAGS_TABLE)
 TW_DEFINE_TABLE(TW_ANDROID_CPU_PER_UID_TRACK_TABLE)
 
 // clang-format off
+#define TW_ANDROID_DUMPSTATE_TABLE(TABLE, COLUMN)                                                \
+  TABLE(AndroidDumpstateTable, android_dumpstate,                                                \
+        "The lines of an Android dumpstate text (a bugreport's main file), one row per line, "   \
+        "with the dumpstate section and dumpsys service it belongs to.")                         \
+  COLUMN(section, String, kNone, {},                                                             \
+         "The dumpstate section (\"DUMPSYS\", \"SYSTEM LOG\", ...); NULL outside any.")           \
+  COLUMN(service, String, kNone, {},                                                             \
+         "Inside a DUMPSYS section: the service being dumped (\"activity\", ...); else NULL.")   \
+  COLUMN(line, String, kNone, {}, "The line's text.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_DUMPSTATE_TABLE)
+
+// clang-format off
 #define TW_ANDROID_TRACK_EVENT_PROCESS_TABLE(TABLE, COLUMN)                                      \
   TABLE(AndroidTrackEventProcessTable, android_track_event_process,                              \
         "Per-process lifecycle facts from the Android framework's track events (process start, " \
