@@ -670,6 +670,8 @@ struct Event {
     e.payload = new PayloadOf<T>(std::move(data));
     return e;
   }
+  // Every type made by WithPayload must be listed here, or Release() leaks its payload (the
+  // fuzzers' LeakSanitizer run catches a missing one).
   bool HasHeapPayload() const {
     switch (type) {
       case EventType::kAtrace:
@@ -688,6 +690,10 @@ struct Event {
       case EventType::kGpuStage:
       case EventType::kAndroidCpuPerUidTotals:
       case EventType::kWinscope:
+      case EventType::kImportLog:
+      case EventType::kStateChange:
+      case EventType::kGlobalSlice:
+      case EventType::kV8CpuProfile:
         return true;
       default:
         return false;
