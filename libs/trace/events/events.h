@@ -648,6 +648,9 @@ struct Event {
   // pushed no kFtraceRaw twin (which would cost a heap payload per event). Set only for
   // payloads whose args the typed fields fully determine (cpu_idle, cpu_frequency).
   uint8_t ftrace_row = 0;
+  // 1: `payload` points at a heap object this event owns (set by WithPayload only), so
+  // Release() needs no list of which types carry one.
+  uint8_t owns_payload = 0;
   union {
     SchedSwitchData sched_switch;
     SchedWakingData sched_waking;
@@ -668,36 +671,8 @@ struct Event {
     e.ts = ts;
     e.type = type;
     e.payload = new PayloadOf<T>(std::move(data));
+    e.owns_payload = 1;
     return e;
-  }
-  // Every type made by WithPayload must be listed here, or Release() leaks its payload (the
-  // fuzzers' LeakSanitizer run catches a missing one).
-  bool HasHeapPayload() const {
-    switch (type) {
-      case EventType::kAtrace:
-      case EventType::kFtraceRaw:
-      case EventType::kProcessTree:
-      case EventType::kCounter:
-      case EventType::kTrackEvent:
-      case EventType::kAndroidLog:
-      case EventType::kJsonEvent:
-      case EventType::kGlobalInstant:
-      case EventType::kFrameTimeline:
-      case EventType::kAndroidInputEvent:
-      case EventType::kAndroidProcessLifecycle:
-      case EventType::kGraphicsFrameEvent:
-      case EventType::kGpuEvent:
-      case EventType::kGpuStage:
-      case EventType::kAndroidCpuPerUidTotals:
-      case EventType::kWinscope:
-      case EventType::kImportLog:
-      case EventType::kStateChange:
-      case EventType::kGlobalSlice:
-      case EventType::kV8CpuProfile:
-        return true;
-      default:
-        return false;
-    }
   }
   template <typename T>
   T& As() const {
@@ -705,9 +680,10 @@ struct Event {
   }
   // Frees the heap payload, if any. The sorter calls this after the trackers saw the event.
   void Release() {
-    if (HasHeapPayload()) {
+    if (owns_payload) {
       delete payload;
       payload = nullptr;
+      owns_payload = 0;
     }
   }
 };
