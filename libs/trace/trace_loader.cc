@@ -59,6 +59,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kWinscope: return "winscope";
     case EventType::kStateChange: return "state_change";
     case EventType::kGlobalSlice: return "global_slice";
+    case EventType::kProtoLog: return "protolog";
   }
   return "unknown";
 }

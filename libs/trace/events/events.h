@@ -52,6 +52,7 @@ enum class EventType : uint8_t {
   kWinscope,            // a winscope dump or entry (WinscopeData)
   kStateChange,         // a value on a state track known by type and dimensions (StateChangeData)
   kGlobalSlice,         // a slice begin / end on a global set of tracks, by cookie (GlobalSliceData)
+  kProtoLog,            // a ProtoLog message or viewer config (ProtoLogData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.

@@ -26,6 +26,7 @@ EventRouter::EventRouter(TraceContext* context)
       states_(context->storage, &context->args),
       atrace_async_(context),
       v8_profiles_(context),
+      protolog_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
 
@@ -88,6 +89,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kWinscope: winscope_.OnEvent(e.ts, e.As<WinscopeData>()); break;
     case EventType::kStateChange: OnStateChange(e.ts, e.As<StateChangeData>()); break;
     case EventType::kGlobalSlice: OnGlobalSlice(e.ts, e.As<GlobalSliceData>()); break;
+    case EventType::kProtoLog: protolog_.OnEvent(e.ts, e.As<ProtoLogData>()); break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;

@@ -23,6 +23,7 @@
 #include "libs/trace/trackers/drm_tracker.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
 #include "libs/trace/trackers/v8_cpu_profile_tracker.h"
+#include "libs/trace/trackers/protolog_tracker.h"
 #include "libs/trace/trackers/winscope_tracker.h"
 #include "libs/trace/trackers/virtio_tracker.h"
 
@@ -71,6 +72,7 @@ class EventRouter {
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
   AtraceAsyncTracks atrace_async_;
   V8CpuProfileTracker v8_profiles_;
+  ProtoLogTracker protolog_;
   AndroidCpuPerUidTotalsData cpu_per_uid_totals_;  // the latest cumulative totals
   AsyncTrackSets global_slices_;  // GlobalSliceData's sets of tracks
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;

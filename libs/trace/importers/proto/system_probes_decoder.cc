@@ -10,6 +10,8 @@ namespace tp = pf::trace_packet;
 constexpr uint32_t kSurfaceFlingerTransactions = 94;
 constexpr uint32_t kShellTransition = 96;
 constexpr uint32_t kShellHandlerMappings = 97;
+constexpr uint32_t kProtoLogMessage = 104;
+constexpr uint32_t kProtoLogViewerConfig = 105;
 
 SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
     : ctx_(ctx),
@@ -30,7 +32,8 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       gpu_stages_(ctx),
       power_(ctx),
       cpu_per_uid_(ctx),
-      winscope_(ctx) {}
+      winscope_(ctx),
+      protolog_(ctx) {}
 
 bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
   // Every kind handled here is a nested message; anything else is malformed for its field.
@@ -135,6 +138,12 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kCpuPerUidData:
       if (message) cpu_per_uid_.Decode(packet, field);
+      return true;
+    case kProtoLogMessage:
+      if (message) protolog_.DecodeMessage(packet, field);
+      return true;
+    case kProtoLogViewerConfig:
+      if (message) protolog_.DecodeViewerConfig(packet, field);
       return true;
     case tp::kBattery:
       if (message) power_.DecodeBattery(packet, field);

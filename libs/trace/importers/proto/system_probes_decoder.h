@@ -25,6 +25,7 @@
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/power_decoder.h"
 #include "libs/trace/importers/proto/process_stats_decoder.h"
+#include "libs/trace/importers/proto/protolog_decoder.h"
 #include "libs/trace/importers/proto/sequence_loss_tracker.h"
 #include "libs/trace/importers/proto/session_metadata_decoder.h"
 #include "libs/trace/importers/proto/sys_stats_decoder.h"
@@ -80,6 +81,7 @@ class SystemProbesDecoder {
   PowerDecoder power_;
   CpuPerUidDecoder cpu_per_uid_;
   WinscopeDecoder winscope_;
+  ProtoLogDecoder protolog_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace
 };
 

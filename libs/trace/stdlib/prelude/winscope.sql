@@ -49,3 +49,22 @@ CREATE PERFETTO VIEW window_manager_shell_transition_handlers(
 ) AS
 SELECT id, handler_id, handler_name, base64_proto_id
 FROM __intrinsic_window_manager_shell_transition_handlers;
+
+-- ProtoLog messages (WindowManager / Shell binary logs), formatted with their viewer config.
+CREATE PERFETTO VIEW protolog(
+  -- Row id.
+  id ID,
+  -- When the message was logged.
+  ts TIMESTAMP,
+  -- Log level: DEBUG, VERBOSE, INFO, WARN, ERROR, WTF or UNKNOWN.
+  level STRING,
+  -- The message's group tag.
+  tag STRING,
+  -- The formatted message.
+  message STRING,
+  -- The stack trace logged with it, if any.
+  stacktrace STRING,
+  -- Its source location, if known.
+  location STRING
+) AS
+SELECT id, ts, level, tag, message, stacktrace, location FROM __intrinsic_protolog;

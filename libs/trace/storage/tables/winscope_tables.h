@@ -225,4 +225,19 @@ TW_DEFINE_TABLE(TW_VIEWCAPTURE_INTERNED_DATA_TABLE)
 // clang-format on
 TW_DEFINE_TABLE(TW_WINDOWMANAGER_TABLE)
 
+// clang-format off
+#define TW_PROTOLOG_TABLE(TABLE, COLUMN)                                                         \
+  TABLE(ProtoLogTable, protolog,                                                                 \
+        "ProtoLog messages (the binary logs of WindowManager and Shell), formatted with the "    \
+        "viewer config's format strings.")                                                       \
+  COLUMN(ts, Int64, kSorted, {}, "When the message was logged (trace clock, ns).")               \
+  COLUMN(level, String, kNone, {},                                                               \
+         "DEBUG, VERBOSE, INFO, WARN, ERROR, WTF or UNKNOWN; NULL if the message has no format.")\
+  COLUMN(tag, String, kNone, {}, "The message's group tag.")                                     \
+  COLUMN(message, String, kNone, {}, "The message with its parameters filled in.")               \
+  COLUMN(stacktrace, String, kNone, {}, "The stack trace logged with the message, if any.")      \
+  COLUMN(location, String, kNone, {}, "Where in the source the message is logged, if known.")
+// clang-format on
+TW_DEFINE_TABLE(TW_PROTOLOG_TABLE)
+
 }  // namespace tw
