@@ -28,13 +28,9 @@ void ReleaseFreedMemory() {
 
 }  // namespace
 
+// The queues release the payloads of the events they still hold.
 EventSorter::~EventSorter() {
   for (Event& e : batch_) e.Release();
-  for (auto* queues : {&cpu_queues_, &seq_queues_}) {
-    for (Queue& q : *queues) {
-      for (Event& e : q.events) e.Release();
-    }
-  }
 }
 
 EventSorter::Queue& EventSorter::QueueAt(uint32_t id) {
@@ -84,7 +80,7 @@ void EventSorter::Enqueue(uint32_t queue, Event event) {
   if (event.ts < q.max_ts) q.sorted = false;
   q.max_ts = std::max(q.max_ts, event.ts);
   newest_ts_ = std::max(newest_ts_, event.ts);
-  q.events.push_back(std::move(event));
+  q.events.Push(event);
   ++buffered_;
   // Flushing is amortised: only every 64k pushes is the window checked.
   if (window_ns_ > 0 && ++pushes_since_flush_ >= 65536) {
@@ -104,7 +100,7 @@ void EventSorter::FlushUntil(int64_t limit) {
       if (!q.sorted) {
         // (ts, seq) is a total order, so an unstable sort gives the same result without the
         // temporary buffer stable_sort allocates on every flush.
-        std::sort(q.events.begin(), q.events.end(), Before);
+        q.events.Sort(Before);
         q.sorted = true;
       }
       active.push_back(&q);
@@ -123,17 +119,12 @@ void EventSorter::FlushUntil(int64_t limit) {
     last_flushed_ts_ = e.ts;
     sink_(e);
     e.Release();
-    q->events.pop_front();
+    q->events.Pop();
     --buffered_;
     if (!q->events.empty()) heap.push(q);
     if (++drained_since_trim_ >= kEventsPerTrim) {
       drained_since_trim_ = 0;
       ReleaseFreedMemory();
-    }
-  }
-  if (limit == INT64_MAX) {
-    for (auto* queues : {&cpu_queues_, &seq_queues_}) {
-      for (Queue& q : *queues) q.events.shrink_to_fit();
     }
   }
 }

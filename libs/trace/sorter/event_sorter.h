@@ -5,11 +5,11 @@
 // With a window, events older than (newest - window) are flushed as the trace advances.
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <vector>
 
 #include "libs/trace/events/events.h"
+#include "libs/trace/sorter/packed_event_queue.h"
 
 namespace tw {
 
@@ -42,7 +42,7 @@ class EventSorter {
  private:
   static constexpr uint32_t kMaxCpus = 1024;
   struct Queue {
-    std::deque<Event> events;
+    PackedEventQueue events;
     int64_t max_ts = INT64_MIN;
     bool sorted = true;
   };
