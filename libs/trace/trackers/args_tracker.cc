@@ -41,10 +41,10 @@ std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
   std::vector<uint32_t>& candidates = by_hash_[h];
   ArgTable& t = storage_->args;
   for (uint32_t id : candidates) {
-    if (set_size_[id] != args.size()) continue;
+    if (SetSize(id) != args.size()) continue;
     bool same = true;
     for (size_t i = 0; i < args.size() && same; ++i) {
-      const uint32_t row = set_first_row_[id] + static_cast<uint32_t>(i);
+      const uint32_t row = id + static_cast<uint32_t>(i);
       const Arg& a = args[i];
       ArgValue stored{static_cast<ArgValue::Type>(0), 0, 0, kNullStringId};
       same = t.key[row] == a.key && t.flat_key[row] == a.flat_key;
@@ -63,9 +63,7 @@ std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
     }
     if (same) return id;
   }
-  const uint32_t id = static_cast<uint32_t>(set_first_row_.size());
-  set_first_row_.push_back(t.row_count());
-  set_size_.push_back(static_cast<uint32_t>(args.size()));
+  const uint32_t id = t.row_count();
   candidates.push_back(id);
   for (const Arg& a : args) {
     const auto type = a.value.type;
@@ -85,12 +83,20 @@ std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
   return id;
 }
 
+uint32_t ArgsTracker::SetSize(uint32_t id) const {
+  const ArgTable& t = storage_->args;
+  uint32_t row = id;
+  while (row < t.row_count() && t.arg_set_id[row] == id) ++row;
+  return row - id;
+}
+
 std::vector<Arg> ArgsTracker::GetArgSet(uint32_t arg_set_id) const {
   std::vector<Arg> out;
-  if (arg_set_id >= set_first_row_.size()) return out;
   const ArgTable& t = storage_->args;
-  for (uint32_t i = 0; i < set_size_[arg_set_id]; ++i) {
-    const uint32_t row = set_first_row_[arg_set_id] + i;
+  if (arg_set_id >= t.row_count() || t.arg_set_id[arg_set_id] != arg_set_id) return out;
+  const uint32_t size = SetSize(arg_set_id);
+  for (uint32_t i = 0; i < size; ++i) {
+    const uint32_t row = arg_set_id + i;
     Arg a;
     a.flat_key = t.flat_key[row];
     a.key = t.key[row];

@@ -1,7 +1,9 @@
 #pragma once
 // Stores argument sets in the `args` table. Identical sets are stored once and share an
 // arg_set_id (as in trace_processor), which keeps repetitive args (ftrace fields, track-event
-// debug annotations) cheap. Rows of one set are contiguous, so lookups are a binary search.
+// debug annotations) cheap. Rows of one set are contiguous, and a set's id is the id of its
+// first row (trace_processor's numbering), so ids grow with the table and lookups are a binary
+// search.
 
 #include <cstdint>
 #include <optional>
@@ -31,8 +33,9 @@ class ArgsTracker {
  private:
   TraceStorage* storage_;
   absl::flat_hash_map<uint64_t, std::vector<uint32_t>> by_hash_;  // hash → candidate set ids
-  std::vector<uint32_t> set_first_row_;  // arg_set_id → first row in args
-  std::vector<uint32_t> set_size_;
+  // The number of rows of the set whose first row is `id`.
+  uint32_t SetSize(uint32_t id) const;
+
   StringId type_names_[8];
 };
 
