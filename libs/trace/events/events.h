@@ -652,6 +652,9 @@ struct Event {
   // 1: `payload` points at a heap object this event owns (set by WithPayload only), so
   // Release() needs no list of which types carry one.
   uint8_t owns_payload = 0;
+  // The machine whose data this is (machine.id; 0 is the host), for traces that hold remote
+  // machines' packets (TracePacket.machine_id). Rows 255 and above share 255.
+  uint8_t machine = 0;
   union {
     SchedSwitchData sched_switch;
     SchedWakingData sched_waking;

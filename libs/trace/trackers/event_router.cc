@@ -34,6 +34,7 @@ void EventRouter::Route(Event& e) {
   // JSON events of one timestamp are held to be ordered by phase; anything later (systrace
   // lines of a JSON trace's systemTraceEvents) must not overtake them.
   if (e.type != EventType::kJsonEvent) ctx_->json_events->FlushBefore(e.ts);
+  ctx_->tracks.set_machine(e.machine);
   switch (e.type) {
     case EventType::kSchedSwitch: OnSchedSwitch(e); break;
     case EventType::kSchedWaking: OnSchedWaking(e); break;
@@ -111,6 +112,7 @@ void EventRouter::Route(Event& e) {
       break;
     }
   }
+  ctx_->tracks.set_machine(0);  // tracks made outside an event (at the end) are the host's
 }
 
 void EventRouter::OnSchedSwitch(const Event& e) {

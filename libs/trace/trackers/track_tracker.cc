@@ -31,6 +31,7 @@ uint32_t TrackTracker::InternTrack(std::string_view type, std::string_view event
   key.reserve(8 + dims.size() * 24);
   auto put = [&key](uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
   put(type_id);
+  put(machine_);
   for (const Arg& d : dims) {
     put(d.key);
     put(static_cast<uint64_t>(d.value.type));
@@ -42,6 +43,7 @@ uint32_t TrackTracker::InternTrack(std::string_view type, std::string_view event
   TrackTable& t = storage_->track;
   const uint32_t id =
       t.Insert({.name = name, .type = type_id, .event_type = storage_->Intern(event_type)});
+  if (machine_ != 0) t.machine_id.Set(id, machine_);
   for (const Arg& d : dims) {
     if (d.value.type != ArgValue::Type::kInt) continue;
     const uint32_t v = static_cast<uint32_t>(d.value.int_value);

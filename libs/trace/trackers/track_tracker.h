@@ -55,6 +55,10 @@ class TrackTracker {
                                     StringId unit = kNullStringId,
                                     const std::vector<Arg>& extra = {});
 
+  // The machine whose events are being turned into rows (machine.id; 0 is the host): tracks
+  // interned while it is set belong to it, as trace_processor keeps one track set per machine.
+  void set_machine(uint32_t machine) { machine_ = machine; }
+
   // A track with no identity to dedupe by (track_event descriptors manage their own).
   uint32_t CreateTrack(StringId name, std::string_view type, std::string_view event_type);
 
@@ -63,6 +67,7 @@ class TrackTracker {
   ArgsTracker* args_;
   absl::flat_hash_map<std::string, uint32_t> tracks_;  // type + dimension values → track
   StringId utid_key_, upid_key_, cpu_key_, name_key_;
+  uint32_t machine_ = 0;
 };
 
 }  // namespace tw

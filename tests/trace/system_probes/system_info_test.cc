@@ -105,9 +105,9 @@ proto::Writer NamedSystem(std::string_view sysname) {
   return info;
 }
 
-// Packets that carry a TracePacket.machine_id describe a remote machine: it gets its own
-// `machine` row (in the order machines first appear, the host always first), and its facts
-// and stats carry its machine_id.
+// Packets that carry a TracePacket.machine_id describe a remote machine: once the host has
+// written data, a remote machine gets its own `machine` row (in the order machines first appear,
+// the host always first), and its facts and stats carry its machine_id.
 TEST(SystemInfoTest, RemoteMachinesGetTheirOwnRowsMetadataAndStats) {
   proto::Writer ram;
   ram.Varint(si::kSystemRamBytes, 12008292352);
@@ -129,8 +129,8 @@ TEST(SystemInfoTest, RemoteMachinesGetTheirOwnRowsMetadataAndStats) {
     return b;
   };
   auto t = TraceBuilder()
-               .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, ram, 1, 7777))
                .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, NamedSystem("Linux"), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, ram, 1, 7777))
                .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, NamedSystem("QNX"), 1, 7777))
                .AddRaw(MachinePacket(pf::trace_packet::kFtraceStats, cpu_stats(7), 2, 0))
                .AddRaw(MachinePacket(pf::trace_packet::kFtraceStats, cpu_stats(11), 1, 7777))
@@ -157,6 +157,73 @@ TEST(SystemInfoTest, RemoteMachinesGetTheirOwnRowsMetadataAndStats) {
   EXPECT_EQ(Rows(*t, "SELECT machine_id, idx, value FROM stats "
                      "WHERE name = 'ftrace_cpu_entries_begin' ORDER BY machine_id"),
             (Grid{{"0", "0", "7"}, {"1", "0", "11"}}));
+}
+
+// A remote machine's counters live on its own tracks (machine_id), even where its CPUs and
+// keys are the same as the host's; identical dimension sets still share their args, and an
+// arg set's id is the id of its first row (as in trace_processor) for every set in the table.
+TEST(SystemInfoTest, RemoteMachineCountersGetTheirOwnTracks) {
+  auto cpu_times = [](uint64_t user_ns) {
+    proto::Writer cpu;
+    cpu.Varint(pf::sys_stats_cpu_times::kCpuId, 0);
+    cpu.Varint(pf::sys_stats_cpu_times::kUserNs, user_ns);
+    proto::Writer stats;
+    stats.Message(pf::sys_stats::kCpuStat, cpu);
+    return stats;
+  };
+  auto at = [](proto::Writer packet, uint64_t ts) {
+    packet.Varint(pf::trace_packet::kTimestamp, ts);
+    return packet;
+  };
+  auto t = TraceBuilder()
+               .AddRaw(at(MachinePacket(pf::trace_packet::kSysStats, cpu_times(10), 1, 0), 100))
+               .AddRaw(at(MachinePacket(pf::trace_packet::kSysStats, cpu_times(20), 2, 1001), 200))
+               .Load();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT m.raw_id, CAST(c.value AS INT) FROM counter c JOIN counter_track t "
+                     "ON t.id = c.track_id JOIN machine m ON m.id = t.machine_id "
+                     "WHERE t.name = 'cpu.times.user_ns' ORDER BY c.ts"),
+            (Grid{{"0", "10"}, {"1001", "20"}}));
+  EXPECT_EQ(Rows(*t, "SELECT COUNT(DISTINCT dimension_arg_set_id), COUNT(*) FROM track "
+                     "WHERE name = 'cpu.times.user_ns'"),
+            (Grid{{"1", "2"}}));
+  EXPECT_EQ(Rows(*t, "SELECT COUNT(*) FROM args WHERE arg_set_id != "
+                     "(SELECT MIN(id) FROM args a2 WHERE a2.arg_set_id = args.arg_set_id)"),
+            (Grid{{"0"}}));
+}
+
+// A trace whose data all comes from one remote machine (its own trace, recorded through a relay)
+// is that machine's: it takes the host's row 0, relabelled with its raw id, as trace_processor
+// adopts it. Once the host has written data, a remote machine gets a row of its own instead.
+TEST(SystemInfoTest, ATraceOfOneRemoteMachineAdoptsItAsRowZero) {
+  auto cpu_times = [](uint64_t user_ns) {
+    proto::Writer cpu;
+    cpu.Varint(pf::sys_stats_cpu_times::kCpuId, 0);
+    cpu.Varint(pf::sys_stats_cpu_times::kUserNs, user_ns);
+    proto::Writer stats;
+    stats.Message(pf::sys_stats::kCpuStat, cpu);
+    return stats;
+  };
+  auto t = TraceBuilder()
+               .AddRaw(MachinePacket(pf::trace_packet::kSysStats, cpu_times(10), 1, 1001))
+               .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, NamedSystem("Linux"), 2, 0))
+               .AddRaw(MachinePacket(pf::trace_packet::kSysStats, cpu_times(20), 1, 1001))
+               .Load();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT id, raw_id, sysname FROM machine"), (Grid{{"0", "1001", "Linux"}}));
+  EXPECT_EQ(Rows(*t, "SELECT t.machine_id, COUNT(*) FROM counter c JOIN counter_track t "
+                     "ON t.id = c.track_id WHERE t.name = 'cpu.times.user_ns' GROUP BY 1"),
+            (Grid{{"0", "2"}}));
+
+  auto host_first = TraceBuilder()
+                        .AddRaw(MachinePacket(pf::trace_packet::kSystemInfo, NamedSystem("Linux"), 2, 0))
+                        .AddRaw(MachinePacket(pf::trace_packet::kSysStats, cpu_times(10), 1, 1001))
+                        .Load();
+  ASSERT_TRUE(host_first);
+  EXPECT_EQ(Rows(*host_first, "SELECT id, raw_id FROM machine ORDER BY id"),
+            (Grid{{"0", "0"}, {"1", "1001"}}));
+  EXPECT_EQ(Rows(*host_first, "SELECT machine_id FROM counter_track WHERE name = 'cpu.times.user_ns'"),
+            (Grid{{"1"}}));
 }
 
 }  // namespace

@@ -7,6 +7,33 @@
 namespace tw {
 
 void ClockTracker::AddSnapshot(const std::vector<SnapshotClock>& clocks) {
+  std::vector<SnapshotClock> own = clocks;
+  for (SnapshotClock& c : own) c.key = Qualify(c.key);
+  AddEdges(own);
+}
+
+void ClockTracker::AddRemoteSync(uint32_t clock_id, int64_t host_ts, int64_t offset_ns) {
+  AddEdges({{ClockKey{clock_id, 0, 0}, host_ts}, {ClockKey{clock_id, 0, machine_}, host_ts + offset_ns}});
+}
+
+bool ClockTracker::BridgeToTraceClock(ClockKey clock) {
+  if (clock.machine == trace_clock_.machine) return false;
+  // REALTIME is the same absolute clock everywhere: prefer it when both sides can reach it.
+  const ClockKey realtime{kRealtimeClockId, 0, clock.machine};
+  const ClockKey host_realtime{kRealtimeClockId, 0, trace_clock_.machine};
+  if (FindPath(clock, realtime) && FindPath(host_realtime, trace_clock_)) {
+    AddEdges({{realtime, 0}, {host_realtime, 0}});
+    return true;
+  }
+  // Else the machine's clock of the trace clock's kind (two machines' BOOTTIMEs are assumed to
+  // share a boot instant), when this clock reaches it.
+  const ClockKey same_kind{trace_clock_.clock_id, trace_clock_.sequence_id, clock.machine};
+  if (!FindPath(clock, same_kind)) return false;
+  AddEdges({{same_kind, 0}, {trace_clock_, 0}});
+  return true;
+}
+
+void ClockTracker::AddEdges(const std::vector<SnapshotClock>& clocks) {
   for (size_t i = 0; i < clocks.size(); ++i) {
     for (size_t j = 0; j < clocks.size(); ++j) {
       if (i == j || clocks[i].key == clocks[j].key) continue;
@@ -58,7 +85,10 @@ std::optional<std::vector<ClockKey>> ClockTracker::FindPath(ClockKey from, Clock
 }
 
 std::optional<int64_t> ClockTracker::ToTraceTime(ClockKey clock, int64_t ts) {
-  return Convert(clock, trace_clock_, ts);
+  clock = Qualify(clock);
+  std::optional<int64_t> t = Convert(clock, trace_clock_, ts);
+  if (!t && BridgeToTraceClock(clock)) t = Convert(clock, trace_clock_, ts);
+  return t;
 }
 
 std::optional<int64_t> ClockTracker::Convert(ClockKey from, ClockKey to, int64_t ts) {

@@ -175,8 +175,9 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
   // carries.
   if (ftrace_clock != 0 && has_ftrace_ts && has_boot_ts) info.clock_offset = boot_ts - ftrace_ts;
   info.sequence = packet.sequence;
-  // The trace clock may not be BOOTTIME: convert through the clock snapshots then.
-  if (!(ctx_->clocks.trace_clock() == ClockKey{kBootTimeClock, 0})) {
+  // The trace clock may not be this machine's BOOTTIME (another clock, or a remote machine's
+  // clocks): convert through the clock snapshots then.
+  if (!ctx_->clocks.IsTraceClock(ClockKey{kBootTimeClock, 0})) {
     if (auto t = ctx_->clocks.ToTraceTime({kBootTimeClock, 0}, 0)) info.clock_offset += *t;
   }
 

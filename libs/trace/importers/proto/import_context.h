@@ -41,18 +41,38 @@ struct ImportContext {
     if (!s) s = std::make_unique<SequenceState>();
     return *s;
   }
-  void Push(uint32_t queue, Event e) { sorter->Push(queue, std::move(e)); }
-  // The `machine` row (machine.id) for a TracePacket.machine_id: 0 (the host, raw id 0) is
-  // always row 0; a remote machine gets the next row the first time one of its packets shows.
+  void Push(uint32_t queue, Event e) {
+    e.machine = current_machine;
+    sorter->Push(queue, std::move(e));
+  }
+  // The machine of the packet being decoded (set per packet by the importer).
+  uint8_t current_machine = 0;
+  // The `machine` row (machine.id) for a TracePacket.machine_id. The host (raw id 0) is row 0,
+  // and a remote machine gets the next row the first time one of its packets shows — except
+  // that a trace whose first packets with data come from a remote machine (a machine's own
+  // trace, recorded through a relay) is that machine's: it takes over row 0, relabelled with
+  // its raw id, and the host's packets, if any follow, share it (as trace_processor adopts it).
   uint32_t MachineRow(uint32_t raw_machine_id) {
     MachineTable& m = storage->machine;
     if (m.row_count() == 0) m.Insert({.raw_id = 0});
     if (raw_machine_id == 0) return 0;
+    if (!adoption_decided) {
+      adoption_decided = true;
+      if (!host_has_data) {
+        m.raw_id.Set(0, raw_machine_id);
+        machine_rows[raw_machine_id] = 0;
+      }
+    }
     auto [it, inserted] = machine_rows.try_emplace(raw_machine_id, m.row_count());
     if (inserted) m.Insert({.raw_id = raw_machine_id});
     return it->second;
   }
+  // A packet of the host's own (no machine_id) was seen: a remote machine can no longer take
+  // over the host's row.
+  void NoteHostPacket() { host_has_data = true; }
   absl::flat_hash_map<uint32_t, uint32_t> machine_rows;  // raw machine id → machine row
+  bool host_has_data = false;
+  bool adoption_decided = false;
   StringId Intern(std::string_view s) { return storage->Intern(s); }
 };
 

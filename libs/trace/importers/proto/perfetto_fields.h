@@ -147,6 +147,17 @@ inline constexpr uint32_t kIsIncremental = 3;     // bool
 inline constexpr uint32_t kUnitMultiplierNs = 4;  // uint64
 }  // namespace clock_snapshot_clock
 
+// RemoteClockSync (protos/perfetto/trace/remote_clock_sync.proto)
+namespace remote_clock_sync {
+inline constexpr uint32_t kSyncedClocks = 1;  // repeated SyncedClocks
+}  // namespace remote_clock_sync
+
+// RemoteClockSync.SyncedClocks (protos/perfetto/trace/remote_clock_sync.proto)
+namespace remote_clock_sync_synced_clocks {
+inline constexpr uint32_t kClientClocks = 2;  // ClockSnapshot
+inline constexpr uint32_t kHostClocks = 3;    // ClockSnapshot
+}  // namespace remote_clock_sync_synced_clocks
+
 // TraceUuid (protos/perfetto/trace/trace_uuid.proto)
 namespace trace_uuid {
 inline constexpr uint32_t kMsb = 1;  // int64

@@ -138,7 +138,7 @@ void PowerDecoder::DecodePowerRails(const PacketContext& packet, const proto::Fi
         friendly ? "power.rails." + std::string(friendly) : "power." + rail.name + "_uws";
     // The rail's track exists from its description on, whether or not it is ever sampled.
     counters_.Declare(packet, RailTrack(session, rail));
-    rails_[{session, index}] = std::move(rail);
+    rails_[{packet.machine, session, index}] = std::move(rail);
   }
   if (samples.empty()) {
     ctx_->storage->IncrementStat("power_rail_empty_packet");
@@ -163,7 +163,7 @@ void PowerDecoder::DecodePowerRails(const PacketContext& packet, const proto::Fi
       if (!t) continue;
       ts = *t;
     }
-    auto it = rails_.find({session, index});
+    auto it = rails_.find({packet.machine, session, index});
     if (it == rails_.end()) {
       ctx_->storage->IncrementStat("power_rail_unknown_index");
       continue;

@@ -44,7 +44,8 @@ class PowerDecoder {
 
   ImportContext* ctx_;
   CounterEmitter counters_;
-  absl::flat_hash_map<std::pair<uint64_t, uint32_t>, Rail> rails_;  // (session, index)
+  // (machine, session, index): each machine numbers its own rails.
+  absl::flat_hash_map<std::tuple<uint32_t, uint64_t, uint32_t>, Rail> rails_;
   absl::flat_hash_map<int32_t, Consumer> consumers_;
   absl::flat_hash_map<std::pair<int32_t, int32_t>, EntityState> entity_states_;
 };

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/trace/importers/proto/packet_splitter.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
+#include "libs/trace/importers/proto/remote_clock_sync.h"
 
 namespace tw {
 namespace {
@@ -147,13 +148,13 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
               .clock_id = static_cast<int64_t>(clock_id),
               .clock_value = ts * unit,
               .snapshot_id = snapshot_id,
-              .machine_id = 0});
+              .machine_id = ctx_->clocks.machine()});
   }
   if (d.error()) {
     ctx_->storage->IncrementStat("invalid_clock_snapshots");
     return;
   }
-  if (!ctx_->clocks.has_snapshots()) {
+  if (!ctx_->clocks.has_snapshots() && ctx_->clocks.machine() == 0) {
     if (primary) ctx_->clocks.set_trace_clock(*primary);
     // The first snapshot fixes the trace clock (BOOTTIME unless it names another), which
     // trace_processor records in metadata.
@@ -167,7 +168,7 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
   std::optional<int64_t> trace_ts;
   for (const auto& c : clocks) {
     const std::optional<int64_t> t = ctx_->clocks.ToTraceTime(c.key, c.timestamp_ns);
-    if (c.key == ctx_->clocks.trace_clock()) {
+    if (ctx_->clocks.IsTraceClock(c.key)) {
       trace_ts = c.timestamp_ns;
     } else if (t && !trace_ts) {
       trace_ts = t;
@@ -176,6 +177,33 @@ void ProtoImporter::HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq
   ClockSnapshotTable& t = ctx_->storage->clock_snapshot;
   for (uint32_t r = t.row_count() - static_cast<uint32_t>(clocks.size()); r < t.row_count(); ++r) {
     t.ts.Set(r, trace_ts.value_or(0));
+  }
+}
+
+void ProtoImporter::HandleRemoteClockSync(const proto::Field& f) {
+  const std::optional<std::vector<SyncedClockReadings>> rounds = ParseRemoteClockSync(f);
+  if (!rounds) {
+    ctx_->storage->IncrementStat("proto_decode_errors");
+    return;
+  }
+  // The client's readings are also snapshots of its own clocks (as if its tracing service took
+  // them), which relate its other clocks to the ones the sync ties to the host.
+  for (const SyncedClockReadings& r : *rounds) {
+    std::vector<ClockTracker::SnapshotClock> client;
+    for (const auto& [clock, readings] : r.clocks) {
+      if (readings.client) client.push_back({ClockKey{clock, 0}, readings.client});
+    }
+    ctx_->clocks.AddSnapshot(client);
+  }
+  for (const auto& [clock, offset] : RemoteClockOffsets(*rounds)) {
+    // Anchor the relation at a real host reading (the last round that read this clock), so the
+    // snapshot lies inside the trace rather than at the clock's epoch.
+    int64_t host_anchor = 0;
+    for (const SyncedClockReadings& r : *rounds) {
+      auto it = r.clocks.find(clock);
+      if (it != r.clocks.end() && it->second.host) host_anchor = it->second.host;
+    }
+    ctx_->clocks.AddRemoteSync(clock, host_anchor, offset);
   }
 }
 
@@ -348,6 +376,16 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   if (has_interned) HandleInternedData(seq, interned);
   if (has_data) ++stats_.packet_kinds[PacketKindName(data.id)];
 
+  // The machine that wrote the packet: its clocks stamp it, its rows get its data. Containers of
+  // other packets and sync markers say nothing about which machine has data.
+  if (raw_machine_id == 0 && !(has_data && (data.id == tp::kSynchronizationMarker ||
+                                            data.id == tp::kCompressedPackets))) {
+    ctx_->NoteHostPacket();
+  }
+  const uint32_t machine = ctx_->MachineRow(raw_machine_id);
+  ctx_->current_machine = static_cast<uint8_t>(std::min<uint32_t>(machine, 255));
+  ctx_->clocks.set_machine(machine);
+
   // A packet that needs the sequence's incremental state is unusable until the writer clears
   // that state (after a loss, or before its first clear). Clock snapshots, service events and
   // extension descriptors never depend on it.
@@ -368,6 +406,10 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
     HandleClockSnapshot(sequence_id, seq, data);
     return;
   }
+  if (data.id == tp::kRemoteClockSync) {
+    HandleRemoteClockSync(data);
+    return;
+  }
 
   // Clock of this packet: its own, else the sequence's defaults, else the trace clock.
   if (clock_id == 0 && seq.defaults()) {
@@ -382,7 +424,7 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   packet.sequence = &seq;
   packet.timestamp_clock_id = clock_id;
   packet.trusted_pid = trusted_pid;
-  packet.machine = ctx_->MachineRow(raw_machine_id);
+  packet.machine = machine;
   packet.has_timestamp = has_ts;
   if (has_ts) {
     if (!ResolveTimestamp(&ts_field, clock_id, sequence_id, seq, &packet.ts)) return;

@@ -45,6 +45,8 @@ class ProtoImporter {
   bool ResolveTimestamp(const proto::Field* ts_field, uint32_t clock_id, uint32_t sequence_id,
                         SequenceState& seq, int64_t* out);
   void HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq, const proto::Field& f);
+  // A remote machine's RemoteClockSync: the offsets that put its clocks on the host's timeline.
+  void HandleRemoteClockSync(const proto::Field& f);
   void HandleProcessTree(const PacketContext& packet, const proto::Field& f);
   void HandleCompressedPackets(const proto::Field& f);
   void HandleInternedData(SequenceState& seq, const proto::Field& f);
