@@ -1,17 +1,44 @@
 #include "libs/trace/trackers/args_tracker.h"
 
-#include "absl/hash/hash.h"
+#include <algorithm>
+#include <cstring>
 
 namespace tw {
 namespace {
 
-uint64_t HashArgs(const std::vector<Arg>& args) {
-  uint64_t h = 1469598103934665603ull;
+// wyhash-style folded 64×64→128 multiply: one instruction pair mixes two words well enough
+// that distinct sets rarely share a hash (a shared hash only costs a comparison).
+inline uint64_t FoldedMultiply(uint64_t a, uint64_t b) {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+}
+
+// Two independent hashes of a set: `index` keys the lookup, `check` confirms a hit.
+struct SetHash {
+  uint64_t index;
+  uint32_t check;
+};
+
+SetHash HashArgs(absl::Span<const Arg> args) {
+  uint64_t index = 0x243F6A8885A308D3ull ^ args.size();
+  uint64_t check = 0x13198A2E03707344ull ^ args.size();
   for (const Arg& a : args) {
-    h = absl::HashOf(h, a.flat_key, a.key, static_cast<int>(a.value.type), a.value.int_value,
-                     a.value.string_value, a.value.real_value);
+    const uint64_t keys = (uint64_t{a.flat_key} << 32) | a.key;
+    const uint64_t type_and_string =
+        (uint64_t{static_cast<uint8_t>(a.value.type)} << 32) | a.value.string_value;
+    const uint64_t int_bits = static_cast<uint64_t>(a.value.int_value);
+    // 0.0 and -0.0 compare equal (SameValue), so they must hash alike.
+    uint64_t real_bits = 0;
+    if (a.value.real_value != 0) std::memcpy(&real_bits, &a.value.real_value, sizeof real_bits);
+    index = FoldedMultiply(index ^ keys ^ 0xA0761D6478BD642Full,
+                           type_and_string ^ 0xE7037ED1A0B428DBull) ^
+            FoldedMultiply(int_bits ^ 0x8EBC6AF09C88C6E3ull, real_bits ^ 0x589965CC75374CC3ull);
+    // The second lane pairs the words differently, so what collides in one rarely does in both.
+    check = FoldedMultiply(check ^ int_bits ^ 0x1D8E4E27C47D124Full, keys ^ 0xA4093822299F31D0ull) ^
+            FoldedMultiply(type_and_string ^ 0x082EFA98EC4E6C89ull,
+                           real_bits ^ 0x452821E638D01377ull);
   }
-  return h;
+  return {index, static_cast<uint32_t>(check ^ (check >> 32))};
 }
 
 bool SameValue(const ArgValue& a, const ArgValue& b) {
@@ -35,36 +62,50 @@ Arg ArgsTracker::MakeArg(std::string_view flat_key, std::string_view key, ArgVal
   return Arg{storage_->Intern(flat_key), storage_->Intern(key), value};
 }
 
-std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
+std::optional<uint32_t> ArgsTracker::AddArgSet(absl::Span<const Arg> args) {
   if (args.empty()) return std::nullopt;
-  const uint64_t h = HashArgs(args);
-  std::vector<uint32_t>& candidates = by_hash_[h];
-  ArgTable& t = storage_->args;
-  for (uint32_t id : candidates) {
-    if (SetSize(id) != args.size()) continue;
-    bool same = true;
-    for (size_t i = 0; i < args.size() && same; ++i) {
-      const uint32_t row = id + static_cast<uint32_t>(i);
-      const Arg& a = args[i];
-      ArgValue stored{static_cast<ArgValue::Type>(0), 0, 0, kNullStringId};
-      same = t.key[row] == a.key && t.flat_key[row] == a.flat_key;
-      if (same) {
-        // Compare through the original value kept in the columns.
-        const StringId vt = t.value_type[row];
-        same = vt == type_names_[static_cast<int>(a.value.type)];
-        if (same) {
-          stored.type = a.value.type;
-          stored.int_value = t.int_value[row];
-          stored.string_value = t.string_value[row];
-          stored.real_value = t.real_value[row];
-          same = SameValue(stored, a.value);
-        }
-      }
+  const uint32_t ordinal = static_cast<uint32_t>(set_first_row_.size());
+  const SetHash hash = HashArgs(args);
+  // One probe: claims the index hash for the new set, or yields the newest set sharing it.
+  auto [it, fresh] = newest_by_hash_.try_emplace(hash.index, IndexEntry{ordinal, hash.check});
+  uint32_t older = UINT32_MAX;
+  if (!fresh) {
+    // Agreeing on both hashes (96 bits) is taken as equality without reading the stored rows,
+    // which are scattered through the args columns and would cost several cache misses per
+    // event: across a million distinct sets the chance of a false match is about 1e-17.
+    if (it->second.check == hash.check) return set_first_row_[it->second.ordinal];
+    // Another set owns this index hash (rare): compare the older ones sharing it in full.
+    for (uint32_t c = older_same_hash_[it->second.ordinal]; c != UINT32_MAX;
+         c = older_same_hash_[c]) {
+      if (Matches(c, args)) return set_first_row_[c];
     }
-    if (same) return id;
+    older = it->second.ordinal;
+    it->second = IndexEntry{ordinal, hash.check};
   }
+  older_same_hash_.push_back(older);
+  return AppendRows(args);
+}
+
+bool ArgsTracker::Matches(uint32_t ordinal, absl::Span<const Arg> args) const {
+  if (set_size_[ordinal] != args.size()) return false;
+  const ArgTable& t = storage_->args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const uint32_t row = set_first_row_[ordinal] + static_cast<uint32_t>(i);
+    const Arg& a = args[i];
+    if (t.key[row] != a.key || t.flat_key[row] != a.flat_key) return false;
+    // Compare through the original value kept in the columns.
+    if (t.value_type[row] != type_names_[static_cast<int>(a.value.type)]) return false;
+    ArgValue stored{a.value.type, t.int_value[row], t.real_value[row], t.string_value[row]};
+    if (!SameValue(stored, a.value)) return false;
+  }
+  return true;
+}
+
+uint32_t ArgsTracker::AppendRows(absl::Span<const Arg> args) {
+  ArgTable& t = storage_->args;
   const uint32_t id = t.row_count();
-  candidates.push_back(id);
+  set_first_row_.push_back(id);
+  set_size_.push_back(static_cast<uint32_t>(args.size()));
   for (const Arg& a : args) {
     const auto type = a.value.type;
     const bool is_int = type == ArgValue::Type::kInt || type == ArgValue::Type::kUint ||
@@ -83,19 +124,14 @@ std::optional<uint32_t> ArgsTracker::AddArgSet(const std::vector<Arg>& args) {
   return id;
 }
 
-uint32_t ArgsTracker::SetSize(uint32_t id) const {
-  const ArgTable& t = storage_->args;
-  uint32_t row = id;
-  while (row < t.row_count() && t.arg_set_id[row] == id) ++row;
-  return row - id;
-}
-
 std::vector<Arg> ArgsTracker::GetArgSet(uint32_t arg_set_id) const {
   std::vector<Arg> out;
+  // Sets are appended in row order, so their first rows are sorted.
+  const auto found = std::lower_bound(set_first_row_.begin(), set_first_row_.end(), arg_set_id);
+  if (found == set_first_row_.end() || *found != arg_set_id) return out;
+  const uint32_t ordinal = static_cast<uint32_t>(found - set_first_row_.begin());
   const ArgTable& t = storage_->args;
-  if (arg_set_id >= t.row_count() || t.arg_set_id[arg_set_id] != arg_set_id) return out;
-  const uint32_t size = SetSize(arg_set_id);
-  for (uint32_t i = 0; i < size; ++i) {
+  for (uint32_t i = 0; i < set_size_[ordinal]; ++i) {
     const uint32_t row = arg_set_id + i;
     Arg a;
     a.flat_key = t.flat_key[row];

@@ -23,7 +23,7 @@ void SchedTracker::AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, in
                                 StringId prev_comm, int32_t prev_prio, int64_t prev_state,
                                 int64_t next_pid, StringId next_comm, int32_t next_prio) {
   auto arg = [&](int i, ArgValue v) { return Arg{switch_keys_[i], switch_keys_[i], v}; };
-  const std::vector<Arg> args = {
+  const Arg args[] = {
       arg(0, ArgValue::String(prev_comm)), arg(1, ArgValue::Int(prev_pid)),
       arg(2, ArgValue::Int(prev_prio)),    arg(3, ArgValue::Int(prev_state)),
       arg(4, ArgValue::String(next_comm)), arg(5, ArgValue::Int(next_pid)),
@@ -129,15 +129,16 @@ void SchedTracker::AddPlainWakingRow(int64_t ts, uint32_t cpu, int64_t common_pi
   const uint32_t utid = processes_->GetOrCreateThread(common_pid);
   Cpu(cpu);
   auto arg = [](StringId key, ArgValue v) { return Arg{key, key, v}; };
-  std::vector<Arg> args = {arg(waking_keys_[0], ArgValue::String(comm)),
-                           arg(waking_keys_[1], ArgValue::Int(pid)),
-                           arg(waking_keys_[2], ArgValue::Int(prio))};
-  if (success) args.push_back(arg(success_key_, ArgValue::Int(*success)));
-  args.push_back(arg(waking_keys_[3], ArgValue::Int(target_cpu)));
+  Arg args[5] = {arg(waking_keys_[0], ArgValue::String(comm)),
+                 arg(waking_keys_[1], ArgValue::Int(pid)),
+                 arg(waking_keys_[2], ArgValue::Int(prio))};
+  size_t count = 3;
+  if (success) args[count++] = arg(success_key_, ArgValue::Int(*success));
+  args[count++] = arg(waking_keys_[3], ArgValue::Int(target_cpu));
   storage_->ftrace_event.Insert({.ts = ts,
                                  .name = sched_waking_,
                                  .utid = utid,
-                                 .arg_set_id = args_->AddArgSet(args),
+                                 .arg_set_id = args_->AddArgSet(absl::MakeConstSpan(args, count)),
                                  .common_flags = 0,
                                  .ucpu = cpu});
 }
@@ -152,8 +153,8 @@ void SchedTracker::PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid
   }
   const uint32_t waker_utid = pending_[cpu].last_utid;
   auto arg = [&](int i, ArgValue v) { return Arg{waking_keys_[i], waking_keys_[i], v}; };
-  const std::vector<Arg> args = {arg(0, ArgValue::String(comm)), arg(1, ArgValue::Int(wakee_pid)),
-                                 arg(2, ArgValue::Int(prio)), arg(3, ArgValue::Int(target_cpu))};
+  const Arg args[] = {arg(0, ArgValue::String(comm)), arg(1, ArgValue::Int(wakee_pid)),
+                      arg(2, ArgValue::Int(prio)), arg(3, ArgValue::Int(target_cpu))};
   storage_->ftrace_event.Insert({.ts = ts,
                                  .name = sched_waking_,
                                  .utid = waker_utid,
