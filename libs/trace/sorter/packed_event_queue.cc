@@ -13,15 +13,17 @@ constexpr size_t kUnionBytes = sizeof(Event) - kUnionOffset;
 static_assert(kUnionBytes == 24, "the encoding's byte mask covers 24 union bytes");
 
 // An encoded event: type, flags, then varints (ts delta, seq delta, pid and cpu when they
-// changed), then the union's nonzero-byte mask (3 bytes) and its nonzero bytes.
+// changed), the machine byte when it changed (multi-machine traces only), then the union's
+// nonzero-byte mask (3 bytes) and its nonzero bytes.
 enum Flags : uint8_t {
   kCompact = 1 << 0,
   kFtraceRow = 1 << 1,
   kOwnsPayload = 1 << 2,
   kPidChanged = 1 << 3,
   kCpuChanged = 1 << 4,
+  kMachineChanged = 1 << 5,
 };
-constexpr uint32_t kMaxEncodedBytes = 2 + 10 + 10 + 10 + 3 + 3 + kUnionBytes;
+constexpr uint32_t kMaxEncodedBytes = 2 + 10 + 10 + 10 + 3 + 1 + 3 + kUnionBytes;
 
 // Chunks start small (most sequence queues hold a handful of events) and double up to a size
 // that the allocator serves from its heap, where freed chunks are reused by table columns.
@@ -125,6 +127,10 @@ void PackedEventQueue::Push(const Event& e) {
     *flags |= kCpuChanged;
     p = PutVarint(p, e.cpu);
   }
+  if (e.machine != written_.machine) {
+    *flags |= kMachineChanged;
+    *p++ = e.machine;
+  }
   const uint8_t* u = reinterpret_cast<const uint8_t*>(&e) + kUnionOffset;
   uint8_t* const mask = p;
   p += 3;
@@ -174,6 +180,7 @@ void PackedEventQueue::DecodeNextIntoHead() {
     p = GetVarint(p, &v);
     e.cpu = static_cast<uint16_t>(v);
   }
+  if (flags & kMachineChanged) e.machine = *p++;
   uint32_t bits = p[0] | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16);
   p += 3;
   uint8_t* u = reinterpret_cast<uint8_t*>(&e) + kUnionOffset;

@@ -57,11 +57,13 @@ class PackedEventQueue {
     uint32_t seq = 0;
     int32_t pid = -1;
     uint16_t cpu = 0;
+    uint8_t machine = 0;
     void Take(const Event& e) {
       ts = e.ts;
       seq = e.seq;
       pid = e.pid;
       cpu = e.cpu;
+      machine = e.machine;
     }
   };
 

@@ -20,6 +20,7 @@ void ExpectSameEvent(const Event& want, const Event& got) {
   EXPECT_EQ(want.cpu, got.cpu);
   EXPECT_EQ(want.ftrace_row, got.ftrace_row);
   EXPECT_EQ(want.owns_payload, got.owns_payload);
+  EXPECT_EQ(want.machine, got.machine);
   EXPECT_EQ(0, std::memcmp(&want.payload, &got.payload, sizeof(Event) - offsetof(Event, payload)));
 }
 
@@ -52,6 +53,7 @@ TEST(PackedEventQueueTest, EveryFieldRoundTripsIncludingExtremes) {
   waking.pid = -1;
   waking.cpu = 1023;
   waking.compact = 1;
+  waking.machine = 255;  // a remote machine's event between two of the host's
   waking.type = EventType::kSchedWaking;
   waking.sched_waking = SchedWakingData{-5, 7, 120, 4, 0xFFFF, 2, 1, 2, 1};
   in.push_back(waking);
@@ -95,6 +97,7 @@ TEST(PackedEventQueueTest, RandomEventsRoundTripAcrossManyChunks) {
     e.cpu = static_cast<uint16_t>(rng() % 8);
     e.type = static_cast<EventType>(rng() % 9);
     e.compact = rng() % 2;
+    e.machine = rng() % 5 == 0 ? static_cast<uint8_t>(rng() % 3) : 0;
     uint8_t* u = reinterpret_cast<uint8_t*>(&e) + offsetof(Event, payload);
     for (size_t b = 0; b < sizeof(Event) - offsetof(Event, payload); ++b) {
       u[b] = rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : 0;
