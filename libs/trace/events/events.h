@@ -560,6 +560,7 @@ struct WinscopeData {
     kShellHandlerMappings,
     kViewCapture,
     kWindowManager,
+    kSurfaceFlingerLayers,
   };
   Kind kind = Kind::kInputMethodClients;
   StringId proto = kNullStringId;  // the raw message, base64
@@ -625,7 +626,48 @@ struct WinscopeData {
 
   // kWindowManager.
   uint32_t focused_display_id = 0;
-  bool has_invalid_elapsed_ts = false;
+  bool has_invalid_elapsed_ts = false;  // also kSurfaceFlingerLayers
+
+  // A rect as winscope draws it (winscope_trace_rect), with the geometry it is drawn with.
+  struct Transform {
+    double dsdx = 1, dtdx = 0, tx = 0, dtdy = 0, dsdy = 1, ty = 0;
+  };
+  struct TraceRect {
+    Rect rect;
+    uint32_t group_id = 0, depth = 0;
+    bool is_spy = false, is_visible = false;
+    std::optional<double> opacity;
+    std::optional<Transform> transform;
+    std::optional<double> border_width;
+    std::optional<uint32_t> border_color;
+    // Input windows: the region that takes touches (winscope_fill_region), if known.
+    std::optional<std::vector<Rect>> fill_region;
+  };
+  // kSurfaceFlingerLayers: a layers snapshot's displays and layers, and the rects computed for
+  // its layers in the order they were computed (ids are assigned in that order).
+  struct SfDisplay {
+    bool is_on = false, is_virtual = false;
+    int64_t display_id = 0;
+    StringId name = kNullStringId;
+    TraceRect rect;
+  };
+  struct SfLayer {
+    StringId proto = kNullStringId;
+    std::vector<Arg> args;
+    std::optional<int64_t> layer_id, parent, hwc_composition_type, z_order_relative_of;
+    StringId name = kNullStringId;
+    double corner_radius_tl = 0, corner_radius_tr = 0, corner_radius_bl = 0,
+           corner_radius_br = 0;
+    bool is_visible = false, is_hidden_by_policy = false, is_missing_z_parent = false;
+    std::optional<size_t> layer_rect, input_rect;  // indexes into SfSnapshot::layer_rects
+  };
+  struct SfSnapshot {
+    uint32_t sequence_id = 0;
+    std::vector<SfDisplay> displays;
+    std::vector<TraceRect> layer_rects;
+    std::vector<SfLayer> layers;
+  };
+  std::unique_ptr<SfSnapshot> sf_snapshot;
 };
 
 struct EventPayload {

@@ -88,6 +88,8 @@ void WinscopeTracker::OnEvent(int64_t ts, const WinscopeData& e) {
       return ShellHandlers(e);
     case WinscopeData::Kind::kViewCapture:
       return ViewCapture(ts, e);
+    case WinscopeData::Kind::kSurfaceFlingerLayers:
+      return SurfaceFlingerLayers(ts, e);
     case WinscopeData::Kind::kWindowManager: {
       s->windowmanager.Insert({.ts = ts,
                                .arg_set_id = args,
@@ -142,6 +144,86 @@ uint32_t WinscopeTracker::RectId(const WinscopeData::Rect& r) {
     it->second = ctx_->storage->winscope_rect.Insert({.x = r.x, .y = r.y, .w = r.w, .h = r.h});
   }
   return it->second;
+}
+
+uint32_t WinscopeTracker::TransformId(const WinscopeData::Transform& t) {
+  auto [it, added] =
+      transforms_.try_emplace(std::make_tuple(t.dsdx, t.dtdx, t.tx, t.dtdy, t.dsdy, t.ty), 0);
+  if (added) {
+    it->second = ctx_->storage->winscope_transform.Insert(
+        {.dsdx = t.dsdx, .dtdx = t.dtdx, .tx = t.tx, .dtdy = t.dtdy, .dsdy = t.dsdy, .ty = t.ty});
+  }
+  return it->second;
+}
+
+uint32_t WinscopeTracker::AddTraceRect(const WinscopeData::TraceRect& t) {
+  TraceStorage* s = ctx_->storage;
+  const uint32_t rect = RectId(t.rect);
+  std::optional<uint32_t> transform;
+  if (t.transform) transform = TransformId(*t.transform);
+  const uint32_t id = s->winscope_trace_rect.Insert({.rect_id = rect,
+                                                     .group_id = t.group_id,
+                                                     .depth = t.depth,
+                                                     .is_spy = t.is_spy ? 1 : 0,
+                                                     .is_visible = t.is_visible ? 1 : 0,
+                                                     .opacity = t.opacity,
+                                                     .transform_id = transform,
+                                                     .border_width = t.border_width,
+                                                     .border_color = t.border_color});
+  if (t.fill_region) {
+    for (const WinscopeData::Rect& r : *t.fill_region) {
+      s->winscope_fill_region.Insert({.trace_rect_id = id, .rect_id = RectId(r)});
+    }
+  }
+  return id;
+}
+
+void WinscopeTracker::SurfaceFlingerLayers(int64_t ts, const WinscopeData& e) {
+  if (!e.sf_snapshot) return;
+  const WinscopeData::SfSnapshot& sf = *e.sf_snapshot;
+  TraceStorage* s = ctx_->storage;
+  const uint32_t snapshot = s->surfaceflinger_layers_snapshot.Insert(
+      {.ts = ts,
+       .arg_set_id = ctx_->args.AddArgSet(e.args),
+       .base64_proto_id = e.proto,
+       .sequence_id = sf.sequence_id,
+       .has_invalid_elapsed_ts = e.has_invalid_elapsed_ts ? 1u : 0u});
+  // Rows in trace_processor's order: displays, then the layers' computed rects, then layers.
+  for (const WinscopeData::SfDisplay& d : sf.displays) {
+    const uint32_t rect = AddTraceRect(d.rect);
+    s->surfaceflinger_display.Insert({.snapshot_id = snapshot,
+                                      .is_on = d.is_on ? 1 : 0,
+                                      .is_virtual = d.is_virtual ? 1 : 0,
+                                      .trace_rect_id = rect,
+                                      .display_id = d.display_id,
+                                      .display_name = d.name});
+  }
+  std::vector<uint32_t> rect_ids;
+  rect_ids.reserve(sf.layer_rects.size());
+  for (const WinscopeData::TraceRect& t : sf.layer_rects) rect_ids.push_back(AddTraceRect(t));
+  auto rect_of = [&](const std::optional<size_t>& index) -> std::optional<uint32_t> {
+    if (!index || *index >= rect_ids.size()) return std::nullopt;
+    return rect_ids[*index];
+  };
+  for (const WinscopeData::SfLayer& l : sf.layers) {
+    s->surfaceflinger_layer.Insert({.snapshot_id = snapshot,
+                                    .arg_set_id = ctx_->args.AddArgSet(l.args),
+                                    .base64_proto_id = l.proto,
+                                    .layer_id = l.layer_id,
+                                    .layer_name = l.name,
+                                    .is_visible = l.is_visible ? 1 : 0,
+                                    .parent = l.parent,
+                                    .corner_radius_tl = l.corner_radius_tl,
+                                    .corner_radius_tr = l.corner_radius_tr,
+                                    .corner_radius_bl = l.corner_radius_bl,
+                                    .corner_radius_br = l.corner_radius_br,
+                                    .hwc_composition_type = l.hwc_composition_type,
+                                    .is_hidden_by_policy = l.is_hidden_by_policy ? 1 : 0,
+                                    .z_order_relative_of = l.z_order_relative_of,
+                                    .is_missing_z_parent = l.is_missing_z_parent ? 1 : 0,
+                                    .layer_rect_id = rect_of(l.layer_rect),
+                                    .input_rect_id = rect_of(l.input_rect)});
+  }
 }
 
 void WinscopeTracker::ShellTransition(const WinscopeData& e) {

@@ -1,6 +1,6 @@
 #pragma once
 // Stores winscope events (WinscopeData) as rows: input method dumps, SurfaceFlinger transaction
-// entries with their changes, and the names of the change flags each distinct `what` bitset
+// entries with their changes, SurfaceFlinger layer snapshots with their displays, layers and rects, and the names of the change flags each distinct `what` bitset
 // sets (numbered across layer and display bitsets, as trace_processor numbers them).
 
 #include <cstdint>
@@ -29,6 +29,11 @@ class WinscopeTracker {
   void ViewCapture(int64_t ts, const WinscopeData& e);
   // The row of a rectangle in winscope_rect, added once per distinct rectangle.
   uint32_t RectId(const WinscopeData::Rect& r);
+  // The same for a transform in winscope_transform.
+  uint32_t TransformId(const WinscopeData::Transform& t);
+  // Adds a winscope_trace_rect row (and its fill region's rows).
+  uint32_t AddTraceRect(const WinscopeData::TraceRect& t);
+  void SurfaceFlingerLayers(int64_t ts, const WinscopeData& e);
 
   TraceContext* ctx_;
   struct TransitionState {
@@ -37,6 +42,8 @@ class WinscopeTracker {
   };
   absl::flat_hash_map<int64_t, TransitionState> transitions_;
   absl::flat_hash_map<std::tuple<double, double, double, double>, uint32_t> rects_;
+  absl::flat_hash_map<std::tuple<double, double, double, double, double, double>, uint32_t>
+      transforms_;
   absl::flat_hash_map<uint64_t, uint32_t> layer_flags_;
   absl::flat_hash_map<uint64_t, uint32_t> display_flags_;
 };

@@ -7,6 +7,7 @@ namespace tw {
 namespace tp = pf::trace_packet;
 
 // TracePacket fields of the winscope data sources (frameworks' trace packet extensions).
+constexpr uint32_t kSurfaceFlingerLayersSnapshot = 93;
 constexpr uint32_t kSurfaceFlingerTransactions = 94;
 constexpr uint32_t kShellTransition = 96;
 constexpr uint32_t kShellHandlerMappings = 97;
@@ -168,6 +169,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case kSurfaceFlingerTransactions:
       if (message) winscope_.DecodeSurfaceFlingerTransactions(packet, field);
+      return true;
+    case kSurfaceFlingerLayersSnapshot:
+      if (message) winscope_.DecodeSurfaceFlingerLayers(packet, field);
       return true;
     default:
       return false;

@@ -1,6 +1,7 @@
 #pragma once
 // Decodes winscope packets (Android window-system tracing) into WinscopeData events: input
-// method dumps (clients, manager service, service) and SurfaceFlinger transaction entries.
+// method dumps (clients, manager service, service), SurfaceFlinger transaction entries and
+// layer snapshots, shell transitions, ViewCapture and window manager dumps.
 // Every message becomes args by reflection over the winscope schema (schema/winscope.proto),
 // named as trace_processor names them, and keeps its raw bytes (base64).
 
@@ -19,6 +20,9 @@ class WinscopeDecoder {
 
   // TracePacket.surfaceflinger_transactions.
   void DecodeSurfaceFlingerTransactions(const PacketContext& packet, const proto::Field& field);
+  // TracePacket.surfaceflinger_layers_snapshot: layers, displays, and what winscope computes
+  // from them (visibility, drawing order, rects).
+  void DecodeSurfaceFlingerLayers(const PacketContext& packet, const proto::Field& field);
   // TracePacket.shell_transition and shell_handler_mappings.
   void DecodeShellTransition(const PacketContext& packet, const proto::Field& field);
   void DecodeShellHandlerMappings(const PacketContext& packet, const proto::Field& field);

@@ -68,3 +68,66 @@ CREATE PERFETTO VIEW protolog(
   location STRING
 ) AS
 SELECT id, ts, level, tag, message, stacktrace, location FROM __intrinsic_protolog;
+
+-- SurfaceFlinger layer snapshots: the whole layer hierarchy and the displays at a time.
+CREATE PERFETTO VIEW surfaceflinger_layers_snapshot(
+  -- Row id.
+  id ID,
+  -- When the snapshot was taken (trace clock, ns).
+  ts TIMESTAMP,
+  -- The snapshot's own fields (where, vsync_id, displays, ...; not its layers), as args.
+  arg_set_id ARGSETID,
+  -- The raw snapshot proto (base64), a string id.
+  base64_proto_id LONG,
+  -- The packet sequence that wrote it.
+  sequence_id LONG,
+  -- Whether the snapshot's own elapsed-realtime stamp was missing.
+  has_invalid_elapsed_ts LONG
+) AS
+SELECT id, ts, arg_set_id, base64_proto_id, sequence_id, has_invalid_elapsed_ts
+FROM __intrinsic_surfaceflinger_layers_snapshot;
+
+-- The layers of each SurfaceFlinger snapshot, with the visibility winscope computes for them.
+CREATE PERFETTO VIEW surfaceflinger_layer(
+  -- Row id.
+  id ID,
+  -- The snapshot (surfaceflinger_layers_snapshot.id).
+  snapshot_id LONG,
+  -- The layer's fields, plus visibility_reason[], occluded_by[], partially_occluded_by[] and
+  -- covered_by[].
+  arg_set_id ARGSETID,
+  -- The raw layer proto (base64), a string id.
+  base64_proto_id LONG,
+  -- The layer's id.
+  layer_id LONG,
+  -- The layer's name.
+  layer_name STRING,
+  -- Whether winscope computes the layer as visible.
+  is_visible LONG,
+  -- The parent layer's id.
+  parent LONG,
+  -- Top-left corner radius, in pixels.
+  corner_radius_tl DOUBLE,
+  -- Top-right corner radius, in pixels.
+  corner_radius_tr DOUBLE,
+  -- Bottom-left corner radius, in pixels.
+  corner_radius_bl DOUBLE,
+  -- Bottom-right corner radius, in pixels.
+  corner_radius_br DOUBLE,
+  -- How the hardware composer composed it.
+  hwc_composition_type LONG,
+  -- Whether it is hidden by its own flag (or is the offscreen root).
+  is_hidden_by_policy LONG,
+  -- The layer it is z-ordered relative to.
+  z_order_relative_of LONG,
+  -- Whether that relative-z layer is missing from the snapshot.
+  is_missing_z_parent LONG,
+  -- Its bounds as drawn (android_winscope_trace_rect.id).
+  layer_rect_id LONG,
+  -- Its input window's frame as drawn (android_winscope_trace_rect.id).
+  input_rect_id LONG
+) AS
+SELECT id, snapshot_id, arg_set_id, base64_proto_id, layer_id, layer_name, is_visible, parent,
+  corner_radius_tl, corner_radius_tr, corner_radius_bl, corner_radius_br, hwc_composition_type,
+  is_hidden_by_policy, z_order_relative_of, is_missing_z_parent, layer_rect_id, input_rect_id
+FROM __intrinsic_surfaceflinger_layer;

@@ -111,6 +111,87 @@ TW_DEFINE_TABLE(TW_WINSCOPE_RECT_TABLE)
 TW_DEFINE_TABLE(TW_WINSCOPE_TRACE_RECT_TABLE)
 
 // clang-format off
+#define TW_WINSCOPE_TRANSFORM_TABLE(TABLE, COLUMN)                                               \
+  TABLE(WinscopeTransformTable, winscope_transform,                                              \
+        "Affine transforms winscope rects are drawn with (x' = dsdx*x + dtdx*y + tx, "            \
+        "y' = dtdy*x + dsdy*y + ty), each stored once.")                                         \
+  COLUMN(dsdx, Double, kNone, {}, "x scale (and rotation) term.")                                \
+  COLUMN(dtdx, Double, kNone, {}, "x shear (and rotation) term.")                                \
+  COLUMN(tx, Double, kNone, {}, "x translation, in pixels.")                                     \
+  COLUMN(dtdy, Double, kNone, {}, "y shear (and rotation) term.")                                \
+  COLUMN(dsdy, Double, kNone, {}, "y scale (and rotation) term.")                                \
+  COLUMN(ty, Double, kNone, {}, "y translation, in pixels.")
+// clang-format on
+TW_DEFINE_TABLE(TW_WINSCOPE_TRANSFORM_TABLE)
+
+// clang-format off
+#define TW_WINSCOPE_FILL_REGION_TABLE(TABLE, COLUMN)                                             \
+  TABLE(WinscopeFillRegionTable, winscope_fill_region,                                           \
+        "The rects an input window's trace rect is filled with: its touchable region (one "      \
+        "empty rect when it takes no touches).")                                                 \
+  COLUMN(trace_rect_id, Uint32, kNone, {}, "The input window's rect (winscope_trace_rect.id).")  \
+  COLUMN(rect_id, Uint32, kNone, {}, "One rect of the region (winscope_rect.id).")
+// clang-format on
+TW_DEFINE_TABLE(TW_WINSCOPE_FILL_REGION_TABLE)
+
+// clang-format off
+#define TW_SURFACEFLINGER_LAYERS_SNAPSHOT_TABLE(TABLE, COLUMN)                                   \
+  TABLE(SurfaceFlingerLayersSnapshotTable, surfaceflinger_layers_snapshot,                       \
+        "SurfaceFlinger layer snapshots: the whole layer hierarchy and the displays at a time.") \
+  COLUMN(ts, Int64, kNone, {}, "When the snapshot was taken (trace clock, ns).")                 \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The snapshot's own fields (not its layers), as args.") \
+  COLUMN(base64_proto_id, OptUint32, kNone, {}, "The raw snapshot proto (base64), a string id.") \
+  COLUMN(sequence_id, Uint32, kNone, {}, "The packet sequence that wrote it.")                   \
+  COLUMN(has_invalid_elapsed_ts, OptUint32, kNone, {},                                           \
+         "1 when the snapshot's own elapsed-realtime stamp was missing.")
+// clang-format on
+TW_DEFINE_TABLE(TW_SURFACEFLINGER_LAYERS_SNAPSHOT_TABLE)
+
+// clang-format off
+#define TW_SURFACEFLINGER_DISPLAY_TABLE(TABLE, COLUMN)                                           \
+  TABLE(SurfaceFlingerDisplayTable, surfaceflinger_display,                                      \
+        "The displays of a SurfaceFlinger layer snapshot.")                                      \
+  COLUMN(snapshot_id, Uint32, kNone, {}, "The snapshot (surfaceflinger_layers_snapshot.id).")    \
+  COLUMN(is_on, Int64, kNone, {}, "1 unless the display's layer stack is the invalid one.")      \
+  COLUMN(is_virtual, Int64, kNone, {}, "1 for a virtual display.")                               \
+  COLUMN(trace_rect_id, Uint32, kNone, {},                                                       \
+         "Its layer-stack rect (winscope_trace_rect.id; group = layer stack, depth = index).")   \
+  COLUMN(display_id, Int64, kNone, {}, "The display's id.")                                      \
+  COLUMN(display_name, String, kNone, {}, "The display's name.")
+// clang-format on
+TW_DEFINE_TABLE(TW_SURFACEFLINGER_DISPLAY_TABLE)
+
+// clang-format off
+#define TW_SURFACEFLINGER_LAYER_TABLE(TABLE, COLUMN)                                             \
+  TABLE(SurfaceFlingerLayerTable, surfaceflinger_layer,                                          \
+        "The layers of a SurfaceFlinger layer snapshot, with the visibility winscope computes "  \
+        "(the reasons a layer is hidden and the layers occluding it are in its args).")          \
+  COLUMN(snapshot_id, Uint32, kNone, {}, "The snapshot (surfaceflinger_layers_snapshot.id).")    \
+  COLUMN(arg_set_id, OptUint32, kNone, {},                                                       \
+         "The layer's fields, plus visibility_reason[], occluded_by[], "                         \
+         "partially_occluded_by[] and covered_by[].")                                            \
+  COLUMN(base64_proto_id, OptUint32, kNone, {}, "The raw layer proto (base64), a string id.")    \
+  COLUMN(layer_id, OptInt64, kNone, {}, "The layer's id.")                                       \
+  COLUMN(layer_name, String, kNone, {}, "The layer's name.")                                     \
+  COLUMN(is_visible, Int64, kNone, {}, "1 when winscope computes the layer as visible.")         \
+  COLUMN(parent, OptInt64, kNone, {}, "The parent layer's id.")                                  \
+  COLUMN(corner_radius_tl, OptDouble, kNone, {}, "Top-left corner radius, in pixels.")           \
+  COLUMN(corner_radius_tr, OptDouble, kNone, {}, "Top-right corner radius, in pixels.")          \
+  COLUMN(corner_radius_bl, OptDouble, kNone, {}, "Bottom-left corner radius, in pixels.")        \
+  COLUMN(corner_radius_br, OptDouble, kNone, {}, "Bottom-right corner radius, in pixels.")       \
+  COLUMN(hwc_composition_type, OptInt64, kNone, {}, "How the hardware composer composed it.")    \
+  COLUMN(is_hidden_by_policy, Int64, kNone, {},                                                  \
+         "1 when hidden by its own flag (or it is the offscreen root).")                         \
+  COLUMN(z_order_relative_of, OptInt64, kNone, {}, "The layer it is z-ordered relative to.")     \
+  COLUMN(is_missing_z_parent, Int64, kNone, {},                                                  \
+         "1 when that relative-z layer is not in the snapshot.")                                 \
+  COLUMN(layer_rect_id, OptUint32, kNone, {}, "Its bounds as drawn (winscope_trace_rect.id).")   \
+  COLUMN(input_rect_id, OptUint32, kNone, {},                                                    \
+         "Its input window's frame as drawn (winscope_trace_rect.id).")
+// clang-format on
+TW_DEFINE_TABLE(TW_SURFACEFLINGER_LAYER_TABLE)
+
+// clang-format off
 #define TW_SHELL_TRANSITIONS_TABLE(TABLE, COLUMN)                                                \
   TABLE(ShellTransitionsTable, window_manager_shell_transitions,                                 \
         "Shell transitions (WM Shell's window transitions), one row per transition id, filled "  \

@@ -15,6 +15,26 @@ CREATE PERFETTO VIEW android_winscope_rect(
 ) AS
 SELECT id, x, y, w, h FROM __intrinsic_winscope_rect;
 
+-- Affine transforms winscope rects are drawn with: x' = dsdx*x + dtdx*y + tx,
+-- y' = dtdy*x + dsdy*y + ty.
+CREATE PERFETTO VIEW android_winscope_transform(
+  -- The transform's id (what transform_id columns refer to).
+  id LONG,
+  -- x scale (and rotation) term.
+  dsdx DOUBLE,
+  -- x shear (and rotation) term.
+  dtdx DOUBLE,
+  -- x translation, in pixels.
+  tx DOUBLE,
+  -- y shear (and rotation) term.
+  dtdy DOUBLE,
+  -- y scale (and rotation) term.
+  dsdy DOUBLE,
+  -- y translation, in pixels.
+  ty DOUBLE
+) AS
+SELECT id, dsdx, dtdx, tx, dtdy, dsdy, ty FROM __intrinsic_winscope_transform;
+
 -- Rectangles as winscope entries draw them: geometry plus depth, visibility and opacity.
 CREATE PERFETTO VIEW android_winscope_trace_rect(
   -- Row id (what trace_rect_id columns refer to).
