@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "libs/trace/query/slice_stack_table.h"
 
 namespace tw {
 
@@ -121,6 +122,9 @@ std::vector<DerivedTable> MakeDerivedTables(const TraceStorage* storage) {
   });
   AddDerived<SchedPreviousRunnableTable>(&tables, [storage](SchedPreviousRunnableTable* t) {
     FillSchedPreviousRunnable(*storage, t);
+  });
+  AddDerived<SliceStackTable>(&tables, [storage](SliceStackTable* t) {
+    FillSliceStack(*storage, t);
   });
   return tables;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/query/fnv1a.h"
 #include "libs/trace/query/ftrace_text.h"
 #include "libs/trace/storage/trace_storage.h"
 
@@ -394,14 +395,7 @@ void ToTimecode(sqlite3_context* ctx, int, sqlite3_value** argv) {
 
 // 64-bit FNV-1a over each argument: integers as their 8 little-endian bytes, text as its bytes.
 void Hash(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  auto update = [&](const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-      h ^= p[i];
-      h *= 0x100000001b3ULL;
-    }
-  };
+  Fnv1a64 h;
   for (int i = 0; i < argc; ++i) {
     switch (sqlite3_value_type(argv[i])) {
       case SQLITE_INTEGER: {
@@ -409,12 +403,12 @@ void Hash(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
         unsigned char bytes[8];
         for (int b = 0; b < 8; ++b)
           bytes[b] = static_cast<unsigned char>(static_cast<uint64_t>(v) >> (8 * b));
-        update(bytes, sizeof(bytes));
+        h.Update(bytes, sizeof(bytes));
         break;
       }
       case SQLITE_TEXT: {
         const std::string_view s = TextArg(argv[i]);
-        update(s.data(), s.size());
+        h.Update(s);
         break;
       }
       default:
@@ -422,7 +416,7 @@ void Hash(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
                                     -1);
     }
   }
-  sqlite3_result_int64(ctx, static_cast<int64_t>(h));
+  sqlite3_result_int64(ctx, h.Digest());
 }
 
 void Reverse(sqlite3_context* ctx, int, sqlite3_value** argv) {

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "tests/trace/stdlib/stdlib_test_util.h"
 
 namespace tw::stdlib_testing {
@@ -214,6 +218,65 @@ TEST(SlicesStack, DescendantSliceByStack) {
                            (SELECT stack_id FROM slice_with_stack_id WHERE id = 0)))"),
             (Table{{"0", "A"}, {"1", "B"}, {"2", "C"}, {"3", "A"}, {"4", "B"}}));
   EXPECT_TRUE(Rows(*db, "SELECT * FROM descendant_slice_by_stack(42)").empty());
+}
+
+// _slice_stack_hash is computed in C++ (query/slice_stack_table.h); on a random forest of
+// slices over several tracks (NULL categories and names, names holding the separator, deep
+// chains, siblings that share names, a child stored before its parent, a parent that does not
+// exist), it must give exactly the rows of the recursive SQL walk from the roots down that it
+// replaced.
+TEST(SlicesStack, StackIdsMatchTheRecursiveWalk) {
+  TraceBuilder b;
+  const uint32_t utid = b.Thread(7, "t");
+  std::vector<uint32_t> tracks = {b.ThreadTrack(utid), b.GlobalTrack("g"), b.GlobalTrack("h")};
+  const char* const kNames[] = {"", "A", "B", "binder transaction", "A|B", "Choreographer#doFrame"};
+  const char* const kCategories[] = {"", "", "cat", "x,y"};
+  uint64_t x = 4242;
+  auto next = [&](uint64_t n) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (x >> 33) % n;
+  };
+  std::vector<uint32_t> slices;
+  for (int i = 0; i < 3000; ++i) {
+    std::optional<uint32_t> parent;
+    if (!slices.empty() && next(4) != 0) {
+      parent = slices[slices.size() - 1 - next(std::min<uint64_t>(slices.size(), 40))];
+    }
+    const uint32_t track = parent ? b.s.slice.track_id[*parent] : tracks[next(tracks.size())];
+    slices.push_back(b.Slice(track, i, 5, kNames[next(6)], parent, kCategories[next(4)]));
+  }
+  // A child stored before its parent, and a slice whose parent does not exist (the walk from
+  // the roots never reaches it).
+  const uint32_t early = b.Slice(tracks[0], 5000, 1, "early");
+  const uint32_t late = b.Slice(tracks[0], 4990, 20, "late");
+  b.s.slice.parent_id.Set(early, late);
+  const uint32_t lost = b.Slice(tracks[1], 5000, 1, "lost");
+  b.s.slice.parent_id.Set(lost, 100'000);
+  auto db = b.Open(0, 10'000);
+  const Table walk = Rows(*db, R"(
+      WITH RECURSIVE walk(id, frame, ancestors, stack_id, parent_stack_id) AS (
+        SELECT
+          id,
+          CAST(HASH(IFNULL(category, '') || '|' || IFNULL(name, '')) AS TEXT),
+          NULL,
+          HASH(CAST(HASH(IFNULL(category, '') || '|' || IFNULL(name, '')) AS TEXT)),
+          0
+        FROM slice WHERE parent_id IS NULL
+        UNION ALL
+        SELECT
+          c.id,
+          CAST(HASH(IFNULL(c.category, '') || '|' || IFNULL(c.name, '')) AS TEXT),
+          IFNULL(w.ancestors || '|', '') || w.frame,
+          HASH(CAST(HASH(IFNULL(c.category, '') || '|' || IFNULL(c.name, '')) AS TEXT)
+               || '|' || IFNULL(w.ancestors || '|', '') || w.frame),
+          w.stack_id
+        FROM walk AS w JOIN slice AS c ON c.parent_id = w.id)
+      SELECT id, stack_id, parent_stack_id FROM walk ORDER BY id)");
+  ASSERT_EQ(walk.size(), 3002u);
+  EXPECT_EQ(Rows(*db, R"(INCLUDE PERFETTO MODULE slices.stack;
+                         SELECT id, stack_id, parent_stack_id FROM _slice_stack_hash)"),
+            walk);
+  EXPECT_GT(std::stoi(Scalar(*db, "SELECT MAX(depth) FROM slice")), 5);
 }
 
 }  // namespace

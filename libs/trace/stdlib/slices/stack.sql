@@ -2,34 +2,16 @@
 
 INCLUDE PERFETTO MODULE slices.hierarchy;
 
--- Stack ids, computed once per trace with a walk from the roots down. A slice's frame is
--- HASH(category || '|' || name) (a NULL category counts as ''); its stack id is the HASH of the
--- text "<own frame>|<root's frame>|...|<parent's frame>", which is trace_processor's value.
-CREATE PERFETTO TABLE _slice_stack_hash(id LONG, stack_id LONG, parent_stack_id LONG) AS
-WITH RECURSIVE walk(id, frame, ancestors, stack_id, parent_stack_id) AS (
-  SELECT
-    id,
-    CAST(HASH(IFNULL(category, '') || '|' || IFNULL(name, '')) AS TEXT) AS frame,
-    NULL AS ancestors,
-    HASH(CAST(HASH(IFNULL(category, '') || '|' || IFNULL(name, '')) AS TEXT)) AS stack_id,
-    0 AS parent_stack_id
-  FROM slice
-  WHERE parent_id IS NULL
-  UNION ALL
-  SELECT
-    c.id,
-    CAST(HASH(IFNULL(c.category, '') || '|' || IFNULL(c.name, '')) AS TEXT),
-    IFNULL(w.ancestors || '|', '') || w.frame,
-    HASH(CAST(HASH(IFNULL(c.category, '') || '|' || IFNULL(c.name, '')) AS TEXT)
-         || '|' || IFNULL(w.ancestors || '|', '') || w.frame),
-    w.stack_id
-  FROM walk AS w
-  JOIN slice AS c ON c.parent_id = w.id
-)
-SELECT id, stack_id, parent_stack_id FROM walk ORDER BY id;
-
-CREATE PERFETTO INDEX _slice_stack_hash_by_stack ON _slice_stack_hash(stack_id);
-CREATE PERFETTO INDEX _slice_stack_hash_by_id ON _slice_stack_hash(id);
+-- Stack ids. A slice's frame is HASH(category || '|' || name) (a NULL category or name counts
+-- as ''); its stack id is the HASH of the text "<own frame>|<root's frame>|...|<parent's
+-- frame>", which is trace_processor's value. One pass in C++ (query/slice_stack_table.h),
+-- filled when first used: the recursive walk over every slice this replaces, with its
+-- indexes, took ~230 ms of CPU on a 1 M-event trace. Lookups by stack_id use the derived
+-- table's lazy value index.
+CREATE PERFETTO VIEW _slice_stack_hash(id LONG, stack_id LONG, parent_stack_id LONG) AS
+SELECT id, stack_id, parent_stack_id
+FROM __intrinsic_slice_stack
+WHERE stack_id IS NOT NULL;
 
 -- Every slice with its stack id and its parent's (0 for slices without a parent).
 CREATE PERFETTO VIEW slice_with_stack_id(
