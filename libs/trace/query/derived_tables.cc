@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "libs/trace/query/sched_latency_table.h"
 #include "libs/trace/query/slice_stack_table.h"
 
 namespace tw {
@@ -122,6 +123,9 @@ std::vector<DerivedTable> MakeDerivedTables(const TraceStorage* storage) {
   });
   AddDerived<SchedPreviousRunnableTable>(&tables, [storage](SchedPreviousRunnableTable* t) {
     FillSchedPreviousRunnable(*storage, t);
+  });
+  AddDerived<SchedLatencyTable>(&tables, [storage](SchedLatencyTable* t) {
+    FillSchedLatency(*storage, t);
   });
   AddDerived<SliceStackTable>(&tables, [storage](SliceStackTable* t) {
     FillSliceStack(*storage, t);
