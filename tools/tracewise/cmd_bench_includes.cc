@@ -4,7 +4,9 @@
 // index of the intrinsic tables exists yet and no other module is included. Target: < 150 ms.
 // Besides wall time it reports the thread's CPU time: an INCLUDE is single-threaded and does
 // no I/O, so on an idle machine the two agree, and on a shared one the CPU time is the figure
-// that says whether the target holds.
+// that says whether the target holds. It also reports "first use": the CPU time of the INCLUDE
+// plus a COUNT(*) over every table and view the module defines, because a view over a derived
+// table (query/derived_tables.h) is cheap to create and pays when first read.
 
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/query/sql_docs.h"
 #include "libs/trace/query/trace_database.h"
 #include "libs/trace/stdlib/stdlib.h"
 #include "libs/trace/trace_loader.h"
@@ -33,6 +36,7 @@ struct IncludeTiming {
   double median_ms = 0;
   double max_ms = 0;
   double median_cpu_ms = 0;
+  double median_first_use_cpu_ms = 0;  // INCLUDE + COUNT(*) of each table and view it defines
   std::string error;
 };
 
@@ -50,6 +54,19 @@ double ThreadCpuMs() {
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// The tables and views `module` defines, private ones included.
+std::vector<std::string> RelationsOf(const SqlModule& module) {
+  std::vector<std::string> names;
+  auto docs = ParseSqlModuleDocs(module.name, module.sql);
+  if (!docs.ok()) return names;
+  for (const SqlObjectDoc& o : docs->objects) {
+    if (o.kind == SqlObjectDoc::Kind::kTable || o.kind == SqlObjectDoc::Kind::kView) {
+      names.push_back(o.name);
+    }
+  }
+  return names;
 }
 
 }  // namespace
@@ -89,6 +106,8 @@ int RunBenchIncludes(const std::string& trace_arg, int runs, bool check, bool js
     t.module = std::string(m->name);
     std::vector<double> ms;
     std::vector<double> cpu_ms;
+    std::vector<double> first_use_cpu_ms;
+    const std::vector<std::string> relations = RelationsOf(*m);
     for (int r = 0; r < runs && t.error.empty(); ++r) {
       auto db = TraceDatabase::Open(&(*loaded)->storage());
       if (!db.ok()) {
@@ -100,13 +119,22 @@ int RunBenchIncludes(const std::string& trace_arg, int runs, bool check, bool js
       auto result = (*db)->Execute(absl::StrCat("INCLUDE PERFETTO MODULE ", t.module, ";"));
       cpu_ms.push_back(ThreadCpuMs() - cpu_start);
       ms.push_back(MsSince(start));
-      if (!result.ok()) t.error = std::string(result.status().message());
+      if (!result.ok()) {
+        t.error = std::string(result.status().message());
+        break;
+      }
+      for (const std::string& name : relations) {
+        auto count = (*db)->Execute(absl::StrCat("SELECT COUNT(*) FROM ", name));
+        if (!count.ok()) t.error = std::string(count.status().message());
+      }
+      first_use_cpu_ms.push_back(ThreadCpuMs() - cpu_start);
     }
     if (!ms.empty()) {
       t.median_ms = Median(ms);
       t.max_ms = *std::max_element(ms.begin(), ms.end());
       t.median_cpu_ms = Median(cpu_ms);
     }
+    if (!first_use_cpu_ms.empty()) t.median_first_use_cpu_ms = Median(first_use_cpu_ms);
     timings.push_back(std::move(t));
   }
   std::sort(timings.begin(), timings.end(),
@@ -120,6 +148,7 @@ int RunBenchIncludes(const std::string& trace_arg, int runs, bool check, bool js
       absl::StrAppend(&out, i ? "," : "", "{\"module\":\"", timings[i].module,
                       "\",\"median_ms\":", timings[i].median_ms, ",\"max_ms\":", timings[i].max_ms,
                       ",\"median_cpu_ms\":", timings[i].median_cpu_ms,
+                      ",\"median_first_use_cpu_ms\":", timings[i].median_first_use_cpu_ms,
                       ",\"ok\":", timings[i].error.empty() ? "true" : "false", "}");
     }
     absl::StrAppend(&out, "]}\n");
@@ -134,8 +163,9 @@ int RunBenchIncludes(const std::string& trace_arg, int runs, bool check, bool js
         std::printf("  %-48s ERROR %s\n", t.module.c_str(), t.error.c_str());
         continue;
       }
-      std::printf("  %-48s %8.1f ms (max %6.1f, cpu %6.1f)%s\n", t.module.c_str(), t.median_ms,
-                  t.max_ms, t.median_cpu_ms, t.median_ms < kTargetMs ? "" : "  OVER TARGET");
+      std::printf("  %-40s %8.1f ms (max %6.1f, cpu %6.1f; first use cpu %6.1f)%s\n",
+                  t.module.c_str(), t.median_ms, t.max_ms, t.median_cpu_ms,
+                  t.median_first_use_cpu_ms, t.median_ms < kTargetMs ? "" : "  OVER TARGET");
     }
     std::printf("%s: slowest %.1f ms\n", ok ? "PASS" : "FAIL",
                 timings.empty() ? 0.0 : timings.front().median_ms);
