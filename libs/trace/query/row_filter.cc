@@ -56,6 +56,16 @@ Key StringKeyOf(char op, sqlite3_value* v, const StringPool& strings, int64_t* o
 
 }  // namespace
 
+bool GlobMatcher::Matches(StringId id) {
+  auto [it, inserted] = seen_.try_emplace(id, false);
+  if (inserted) {
+    // sqlite3_strglob reads C strings, as GLOB does (it stops at a NUL byte too).
+    const std::string text(strings_->Get(id));
+    it->second = sqlite3_strglob(pattern_.c_str(), text.c_str()) == 0;
+  }
+  return it->second;
+}
+
 IntComparison ExactIntComparison(sqlite3_value* v, char* op, int64_t* out) {
   switch (sqlite3_value_type(v)) {
     case SQLITE_NULL: return IntComparison::kNone;
@@ -86,7 +96,16 @@ RowFilter::AddResult RowFilter::Add(const Column* column, char op, sqlite3_value
                                     const StringPool& strings) {
   if (column && column->type() == ColumnType::kDouble) return AddResult::kAdded;  // not here
   const bool integer = !column || column->type() == ColumnType::kInt;
-  Term term{column, op, 0, {}};
+  Term term{column, op, 0, {}, nullptr};
+  if (op == 'G') {
+    if (integer) return AddResult::kAdded;  // not here: SQLite checks it
+    if (sqlite3_value_type(arg) == SQLITE_NULL) return AddResult::kNoMatch;
+    if (sqlite3_value_type(arg) != SQLITE_TEXT) return AddResult::kAdded;
+    term.glob = std::make_shared<GlobMatcher>(
+        reinterpret_cast<const char*>(sqlite3_value_text(arg)), &strings);
+    terms_.push_back(std::move(term));
+    return AddResult::kAdded;
+  }
   if (op != 'i') {
     if (integer) {
       switch (ExactIntComparison(arg, &term.op, &term.value)) {
@@ -156,6 +175,7 @@ bool RowFilter::Term::Matches(uint32_t row) const {
     case '<': return v < value;
     case 'l': return v <= value;
     case 'n': return true;  // any non-NULL value
+    case 'G': return glob->Matches(static_cast<StringId>(v));
     case 'i':
       return set.size() <= 4 ? std::find(set.begin(), set.end(), v) != set.end()
                              : std::binary_search(set.begin(), set.end(), v);

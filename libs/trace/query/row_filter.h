@@ -6,7 +6,9 @@
 // NULL operands, numeric affinity applied to text, reals, integers against text or blobs — so the
 // table tells SQLite to omit its own re-check of them. String constraints stay a pre-filter: the
 // filter may let extra rows through (anything it cannot decide exactly, such as a collation, is
-// not filtered here) and SQLite re-checks them.
+// not filtered here) and SQLite re-checks them. A GLOB on a string column is decided once per
+// distinct string (sqlite3_strglob, SQLite's own matcher), not once per row: the stdlib picks
+// its slices by name patterns (`name GLOB 'sendMessage(*'`) out of every slice of the trace.
 //
 // Why: a row handed to SQLite costs a VDBE step and a call per column read, several times the
 // cost of comparing one column here. `utid = ? AND state IN ('R', 'R+') AND dur > 0` over a
@@ -15,17 +17,36 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
+
+#include "absl/container/flat_hash_map.h"
 
 #include "libs/trace/storage/string_pool.h"
 #include "libs/trace/storage/table.h"
 
 namespace tw {
 
+// `text GLOB pattern`, remembered per string id.
+class GlobMatcher {
+ public:
+  GlobMatcher(std::string pattern, const StringPool* strings)
+      : pattern_(std::move(pattern)), strings_(strings) {}
+  bool Matches(StringId id);
+
+ private:
+  std::string pattern_;
+  const StringPool* strings_;
+  absl::flat_hash_map<StringId, bool> seen_;
+};
+
 class RowFilter {
  public:
-  // One usable constraint of the scan: `op` is '=', '>', 'g' (>=), '<', 'l' (<=) or 'i' (IN,
-  // all values at once); `column` is nullptr for the id column. Exact for integer columns and
+  // One usable constraint of the scan: `op` is '=', '>', 'g' (>=), '<', 'l' (<=), 'i' (IN,
+  // all values at once) or 'G' (GLOB, string columns only); `column` is nullptr for the id
+  // column. Exact for integer columns and
   // the id (see ExactIntComparison), a superset for strings.
   // kNoMatch: no row can match (a NULL operand, a string the trace never interned), so the scan
   // is empty; kNoMemory: SQLite could not copy an operand to convert it.
@@ -47,6 +68,8 @@ class RowFilter {
     char op;
     int64_t value;  // op 'n' (any non-NULL value) ignores it
     std::vector<int64_t> set;  // op 'i': sorted values (string ids for string columns)
+    // op 'G': the pattern, and whether each string id seen so far matches it.
+    std::shared_ptr<GlobMatcher> glob;
     bool Matches(uint32_t row) const;
   };
   std::vector<Term> terms_;

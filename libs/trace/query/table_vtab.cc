@@ -27,6 +27,7 @@ char OpCode(unsigned char op) {
     case SQLITE_INDEX_CONSTRAINT_GE: return 'g';
     case SQLITE_INDEX_CONSTRAINT_LT: return '<';
     case SQLITE_INDEX_CONSTRAINT_LE: return 'l';
+    case SQLITE_INDEX_CONSTRAINT_GLOB: return 'G';  // string columns only, never a plan
     default: return 0;
   }
 }
@@ -144,8 +145,10 @@ int Disconnect(sqlite3_vtab* v) {
 bool Filterable(const Table& table, sqlite3_index_info* info, int i) {
   const auto& c = info->aConstraint[i];
   if (!c.usable || !OpCode(c.op)) return false;
-  if (c.iColumn <= 0) return true;
-  const Column* column = table.columns()[c.iColumn - 1];
+  const Column* column = c.iColumn <= 0 ? nullptr : table.columns()[c.iColumn - 1];
+  // GLOB ignores collations; the filter decides it per distinct string.
+  if (c.op == SQLITE_INDEX_CONSTRAINT_GLOB) return column && column->type() == ColumnType::kString;
+  if (!column) return true;
   if (column->type() == ColumnType::kDouble) return false;
   if (column->type() == ColumnType::kString) {
     const char* coll = sqlite3_vtab_collation(info, i);
@@ -179,7 +182,7 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
 
   for (int i = 0; i < info->nConstraint; ++i) {
     const auto& c = info->aConstraint[i];
-    if (!c.usable || !OpCode(c.op)) continue;
+    if (!c.usable || !OpCode(c.op) || c.op == SQLITE_INDEX_CONSTRAINT_GLOB) continue;
     const int col = c.iColumn;  // 0 = id, k = cols[k-1]; -1 = rowid
     const bool eq = c.op == SQLITE_INDEX_CONSTRAINT_EQ;
     if (col <= 0) {
@@ -215,7 +218,8 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     const int col = c.iColumn < 0 ? 0 : c.iColumn;
     const bool eq = c.op == SQLITE_INDEX_CONSTRAINT_EQ;
     // The value index answers only equality, and for strings only exact (BINARY) equality.
-    const bool primary = best_plan != kFullScan && col == best_col &&
+    const bool glob = c.op == SQLITE_INDEX_CONSTRAINT_GLOB;
+    const bool primary = best_plan != kFullScan && col == best_col && !glob &&
                          (best_plan != kIndexedEq || (eq && Filterable(table, info, i)));
     if (!primary && !Filterable(table, info, i)) continue;
     char op = OpCode(c.op);
@@ -226,7 +230,17 @@ int BestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
         sqlite3_vtab_in(info, i, 1);
         op = 'i';
       }
-      out_rows *= eq ? std::min(1.0, rows_per_value(col) / n) : 0.5;
+      if (glob) {
+        sqlite3_value* pattern = nullptr;
+        const bool known = sqlite3_vtab_rhs_value(info, i, &pattern) == SQLITE_OK &&
+                           sqlite3_value_type(pattern) == SQLITE_TEXT;
+        out_rows *= known ? ctx.indexes->GlobSelectivity(
+                                static_cast<uint32_t>(col - 1),
+                                reinterpret_cast<const char*>(sqlite3_value_text(pattern)))
+                          : 0.5;
+      } else {
+        out_rows *= eq ? std::min(1.0, rows_per_value(col) / n) : 0.5;
+      }
     }
     info->aConstraintUsage[i].argvIndex = ++arg;
     // Comparisons on integers and ids are decided exactly by the RowFilter (NULLs, affinity and
@@ -525,6 +539,27 @@ const std::vector<uint32_t>& TableIndexCache::IndexFor(uint32_t col) {
     slot = std::move(index);
   }
   return *slot;
+}
+
+double TableIndexCache::GlobSelectivity(uint32_t col, const std::string& pattern) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::pair<uint32_t, std::string> key(col, pattern);
+  auto it = glob_selectivity_.find(key);
+  if (it != glob_selectivity_.end()) return it->second;
+  // The share of evenly spaced sample rows that match, with half a row for the rows the sample
+  // missed, so a pattern no sampled row matches still counts as rare, not as absent.
+  const Column* column = table_->columns()[col];
+  const uint32_t n = table_->row_count();
+  const uint32_t samples = std::min<uint32_t>(n, 1024);
+  GlobMatcher matcher(pattern, strings_);
+  uint32_t matches = 0;
+  for (uint32_t i = 0; i < samples; ++i) {
+    const uint32_t row = static_cast<uint32_t>(static_cast<uint64_t>(i) * n / samples);
+    if (!column->IsNull(row) && matcher.Matches(column->GetString(row))) ++matches;
+  }
+  const double share = samples == 0 ? 1.0 : std::min(1.0, (matches + 0.5) / samples);
+  glob_selectivity_.emplace(key, share);
+  return share;
 }
 
 double TableIndexCache::RowsPerValue(uint32_t col) {

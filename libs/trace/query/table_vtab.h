@@ -9,8 +9,10 @@
 #include <sqlite3.h>
 
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -23,19 +25,24 @@ namespace tw {
 // index never goes stale.
 class TableIndexCache {
  public:
-  explicit TableIndexCache(const Table* table) : table_(table) {}
+  TableIndexCache(const Table* table, const StringPool* strings)
+      : table_(table), strings_(strings) {}
   // Row ids ordered by (value, row) for integer/string column `col`; NULL cells excluded.
   const std::vector<uint32_t>& IndexFor(uint32_t col);
   // Estimated rows per distinct value of column `col` (from a sample), for query planning.
   double RowsPerValue(uint32_t col);
+  // Estimated share of rows whose string column `col` matches GLOB `pattern` (from a sample).
+  double GlobSelectivity(uint32_t col, const std::string& pattern);
   // Bytes held by the indexes built so far (the trace manager counts them against its budget).
   size_t memory_bytes();
 
  private:
   const Table* table_;
+  const StringPool* strings_;
   std::mutex mu_;
   std::vector<std::unique_ptr<std::vector<uint32_t>>> indexes_;
   std::vector<double> rows_per_value_;  // -1: not estimated yet
+  std::map<std::pair<uint32_t, std::string>, double> glob_selectivity_;
 };
 
 struct TableVtabContext {

@@ -478,7 +478,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
     auto ctx = std::make_unique<TableVtabContext>();
     ctx->table = table;
     ctx->strings = &storage->strings();
-    ctx->indexes = std::make_unique<TableIndexCache>(table);
+    ctx->indexes = std::make_unique<TableIndexCache>(table, &storage->strings());
     RETURN_IF_ERROR(RegisterTableVtab(db, ctx.get()));
     impl.vtabs.push_back(std::move(ctx));
   }
@@ -486,7 +486,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
     auto ctx = std::make_unique<TableVtabContext>();
     ctx->table = derived.table.get();
     ctx->strings = &storage->strings();
-    ctx->indexes = std::make_unique<TableIndexCache>(derived.table.get());
+    ctx->indexes = std::make_unique<TableIndexCache>(derived.table.get(), &storage->strings());
     ctx->fill = std::move(derived.fill);
     RETURN_IF_ERROR(RegisterTableVtab(db, ctx.get()));
     impl.vtabs.push_back(std::move(ctx));
