@@ -33,6 +33,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kCpuIdle: return "cpu_idle";
     case EventType::kAtrace: return "atrace";
     case EventType::kFtraceRaw: return "ftrace_other";
+    case EventType::kFtracePrint: return "ftrace_print";
     case EventType::kProcessTree: return "process_tree";
     case EventType::kCounter: return "counter";
     case EventType::kTrackEvent: return "track_event";

@@ -53,6 +53,7 @@ enum class EventType : uint8_t {
   kStateChange,         // a value on a state track known by type and dimensions (StateChangeData)
   kGlobalSlice,         // a slice begin / end on a global set of tracks, by cookie (GlobalSliceData)
   kProtoLog,            // a ProtoLog message or viewer config (ProtoLogData)
+  kFtracePrint,         // a print ftrace event's ftrace_event row (FtracePrintData, inline)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -144,6 +145,30 @@ struct CpuCounterData {
   double value;
 };
 
+// A print ftrace event whose payload is the usual (ip, buf): its ftrace_event row (args ip as
+// uint, buf as string, as the print descriptor decodes them) follows from these fields, so the
+// decoder pushes this inline event instead of a heap kFtraceRaw twin. Atrace writes every
+// marker through print, which makes it the most common generic ftrace event.
+struct FtracePrintData {
+  uint64_t ip;
+  StringId buf;
+  uint32_t common_flags;
+};
+
+struct AtraceData;
+
+// An atrace marker with nothing beyond what its text says (no category, no args): a kAtrace
+// event without a heap payload carries it inline; the event's pid is the writing thread.
+// ToAtraceData gives the general form the trackers take.
+struct AtraceMarkData {
+  int64_t value;         // counter value or cookie
+  int32_t tgid;          // from the marker; 0 if absent
+  StringId name;
+  StringId track_name;   // G/H/N/T forms
+  char kind;             // B E C S F I N G H T
+  inline AtraceData ToAtraceData(int32_t tid) const;
+};
+
 // ---- heap payloads (rare / variable size) ----
 
 struct AtraceData {
@@ -158,6 +183,18 @@ struct AtraceData {
   StringId category = kNullStringId;
   std::vector<Arg> args;
 };
+
+AtraceData AtraceMarkData::ToAtraceData(int32_t tid) const {
+  AtraceData a;
+  a.kind = kind;
+  a.tid = tid;
+  a.tgid = tgid;
+  a.name = name;
+  a.track_name = track_name;
+  a.cookie = value;
+  a.value = static_cast<double>(value);
+  return a;
+}
 
 struct FtraceRawData {
   uint32_t cpu;
@@ -706,6 +743,8 @@ struct Event {
     SyscallData syscall;
     IrqData irq;
     GpuMemTotalData gpu_mem_total;
+    FtracePrintData print;
+    AtraceMarkData atrace_mark;
     EventPayload* payload;
   };
 

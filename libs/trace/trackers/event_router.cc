@@ -51,7 +51,14 @@ void EventRouter::Route(Event& e) {
       break;
     case EventType::kCpuFrequency:
     case EventType::kCpuIdle: OnCpuCounter(e); break;
-    case EventType::kAtrace: OnAtrace(e.ts, e.As<AtraceData>()); break;
+    case EventType::kAtrace:
+      if (e.owns_payload) {
+        OnAtrace(e.ts, e.As<AtraceData>());
+      } else {
+        OnAtrace(e.ts, e.atrace_mark.ToAtraceData(e.pid));
+      }
+      break;
+    case EventType::kFtracePrint: OnFtracePrint(e); break;
     case EventType::kFtraceRaw: OnFtraceRaw(e.ts, e.As<FtraceRawData>()); break;
     case EventType::kProcessTree: OnProcessTree(e.ts, e.As<ProcessTreeData>()); break;
     case EventType::kCounter: OnCounter(e.ts, e.As<CounterData>()); break;
@@ -355,6 +362,23 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   drm_.OnFtraceEvent(ts, raw);
   virtio_.OnFtraceEvent(ts, raw);
   kernel_events_.OnFtraceEvent(ts, raw);
+}
+
+// The print event's kFtraceRaw twin, rebuilt from its inline fields: the args the print
+// descriptor gives (ip as uint, buf as string), then everything OnFtraceRaw does.
+void EventRouter::OnFtracePrint(const Event& e) {
+  if (ip_key_ == kNullStringId) {
+    ip_key_ = storage_->Intern("ip");
+    buf_key_ = storage_->Intern("buf");
+    print_raw_.name = storage_->Intern("print");
+  }
+  print_raw_.cpu = e.cpu;
+  print_raw_.pid = e.pid;
+  print_raw_.common_flags = e.print.common_flags;
+  print_raw_.args.clear();
+  print_raw_.args.push_back(Arg{ip_key_, ip_key_, ArgValue::Uint(e.print.ip)});
+  print_raw_.args.push_back(Arg{buf_key_, buf_key_, ArgValue::String(e.print.buf)});
+  OnFtraceRaw(e.ts, print_raw_);
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {

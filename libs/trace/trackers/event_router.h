@@ -45,6 +45,7 @@ class EventRouter {
   void WriteCpuCounterFtraceRow(const Event& e, bool freq);
   void OnAtrace(int64_t ts, const AtraceData& a);
   void OnFtraceRaw(int64_t ts, const FtraceRawData& raw);
+  void OnFtracePrint(const Event& e);
   void OnProcessTree(int64_t ts, const ProcessTreeData& tree);
   void OnCounter(int64_t ts, const CounterData& c);
   // android_cpu_per_uid_track, from the cpu_per_uid totals after the last sample.
@@ -85,6 +86,10 @@ class EventRouter {
   StringId cpu_idle_name_ = kNullStringId;
   // (state << 11 | cpu << 1 | is_frequency) -> the arg set of that ftrace_event row.
   absl::flat_hash_map<uint64_t, std::optional<uint32_t>> cpu_counter_arg_sets_;
+  // An inline print's row goes through OnFtraceRaw as this (its args reuse their storage).
+  FtraceRawData print_raw_{};
+  StringId ip_key_ = kNullStringId;
+  StringId buf_key_ = kNullStringId;
 };
 
 }  // namespace tw

@@ -74,6 +74,28 @@ bool DecodeCanonicalCpuCounter(const proto::Field& payload, CpuCounterData* out)
   return !d.error() && expect == cpu_counter::kCpuId + 1 && out->cpu < kMaxCpus;
 }
 
+// The usual print payload: ip (1) then buf (2), once each, as atrace writes its markers. Its
+// ftrace_event row's args (ip as uint, buf as string, as the descriptor decodes them) then
+// follow from the two values and the row travels inline (FtracePrintData).
+bool DecodeCanonicalPrint(const proto::Field& payload, uint64_t* ip, std::string_view* buf) {
+  namespace pr = pf::print_ftrace_event;
+  proto::Decoder d(payload);
+  proto::Field f;
+  uint32_t expect = pr::kIp;
+  while (d.Next(&f)) {
+    if (f.id != expect) return false;
+    if (f.id == pr::kIp) {
+      if (f.type != proto::kVarint) return false;
+      *ip = f.int_value;
+    } else {
+      if (f.type != proto::kLengthDelimited) return false;
+      *buf = f.as_string();
+    }
+    ++expect;
+  }
+  return !d.error() && expect == pr::kBuf + 1;
+}
+
 // The usual sched_waking payload: comm, pid, prio, optionally success (0..255), target_cpu,
 // once each in field order, the integers within int32. Its ftrace_event row's args (comm as a
 // string, the rest as ints, in that order, as the descriptor decodes them) then follow from
@@ -349,6 +371,29 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
       ctx_->Push(queue, e);
       return;
     }
+    case event_f::kPrint: {
+      // Neither the ftrace_event row nor the atrace marker of a usual print needs a heap
+      // payload; anything else takes the generic path below.
+      uint64_t ip = 0;
+      std::string_view buf;
+      if (DecodeCanonicalPrint(payload, &ip, &buf)) {
+        Event e = base_event(EventType::kFtracePrint);
+        // The router names the row and its args; interning those names here, where and in the
+        // order the generic path does (event name, ip, the buf value, buf), keeps the string
+        // ids, and so the packing of the args columns, as they were.
+        if (!print_names_interned_) {
+          ctx_->Intern("print");
+          ctx_->Intern("ip");
+        }
+        e.print = FtracePrintData{ip, ctx_->Intern(buf), common_flags};
+        if (!print_names_interned_) ctx_->Intern("buf");
+        print_names_interned_ = true;
+        ctx_->Push(queue, e);
+        PushAtrace(ts, b.cpu, pid, buf);
+        return;
+      }
+      break;
+    }
     case event_f::kCpuFrequency:
     case event_f::kCpuIdle: {
       // The hot power events: when the payload is exactly (state, cpu_id), both varints in
@@ -491,15 +536,13 @@ void FtraceDecoder::PushAtrace(int64_t ts, uint32_t cpu, int32_t pid, std::strin
     case AtraceParseResult::kSuccess:
       break;
   }
-  AtraceData a;
-  a.kind = m.phase;
-  a.tid = pid;
-  a.tgid = static_cast<int32_t>(m.tgid);
-  a.name = m.name.empty() ? kNullStringId : ctx_->Intern(m.name);
-  a.track_name = m.track_name.empty() ? kNullStringId : ctx_->Intern(m.track_name);
-  a.cookie = m.value;
-  a.value = static_cast<double>(m.value);
-  Event e = Event::WithPayload(ts, EventType::kAtrace, std::move(a));
+  // A marker's text says all there is (no category, no args): it travels inline.
+  Event e;
+  e.ts = ts;
+  e.type = EventType::kAtrace;
+  const StringId name = m.name.empty() ? kNullStringId : ctx_->Intern(m.name);
+  const StringId track_name = m.track_name.empty() ? kNullStringId : ctx_->Intern(m.track_name);
+  e.atrace_mark = AtraceMarkData{m.value, static_cast<int32_t>(m.tgid), name, track_name, m.phase};
   e.pid = pid;
   e.cpu = static_cast<uint16_t>(cpu);
   ctx_->Push(EventSorter::QueueForCpu(cpu), std::move(e));
@@ -508,8 +551,6 @@ void FtraceDecoder::PushAtrace(int64_t ts, uint32_t cpu, int32_t pid, std::strin
 void FtraceDecoder::PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid,
                                          const proto::Field& payload, uint32_t event_id) {
   // Kernel-side tracing_mark_write variants: begin/end/counter written by drivers.
-  AtraceData a;
-  a.tid = pid;
   std::string_view name;
   int64_t value = 0;
   uint32_t type = 0, begin = 0, tgid = 0;
@@ -559,12 +600,12 @@ void FtraceDecoder::PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid,
     ctx_->storage->IncrementStat("systrace_parse_failure");
     return;
   }
-  a.kind = phase;
-  a.tgid = static_cast<int32_t>(tgid);
-  a.name = name.empty() ? kNullStringId : ctx_->Intern(name);
-  a.cookie = value;
-  a.value = static_cast<double>(value);
-  Event e = Event::WithPayload(ts, EventType::kAtrace, std::move(a));
+  Event e;
+  e.ts = ts;
+  e.type = EventType::kAtrace;
+  e.atrace_mark = AtraceMarkData{value, static_cast<int32_t>(tgid),
+                                 name.empty() ? kNullStringId : ctx_->Intern(name),
+                                 kNullStringId, phase};
   e.pid = pid;
   e.cpu = static_cast<uint16_t>(cpu);
   ctx_->Push(EventSorter::QueueForCpu(cpu), std::move(e));

@@ -52,6 +52,7 @@ class FtraceDecoder {
   absl::flat_hash_set<uint64_t> cpus_seen_;
   std::vector<int64_t> counts_;  // by event id
   std::vector<StringId> event_names_;  // by event id, interned lazily
+  bool print_names_interned_ = false;  // "print", "ip", "buf" (see the kPrint case)
 };
 
 }  // namespace tw
