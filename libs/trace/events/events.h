@@ -240,6 +240,24 @@ struct CounterData {
   bool declare_only = false;        // create the track (a described meter) but add no sample
 };
 
+// One frame of a callstack a trace event carries. An inline frame names a function and maybe
+// a source location; an interned frame (profiling Frame) is a function at a pc in a binary.
+struct CallstackFrame {
+  StringId function_name = kNullStringId;
+  bool is_inline = false;
+  // Inline frames.
+  StringId source_file = kNullStringId;
+  std::optional<uint32_t> line_number;
+  // Interned frames: the pc relative to its mapping, and the mapping (binary) it is in.
+  uint64_t rel_pc = 0;
+  struct Mapping {
+    StringId build_id = kNullStringId;  // hex
+    StringId name = kNullStringId;      // its path
+    uint64_t exact_offset = 0, start_offset = 0, start = 0, end = 0, load_bias = 0;
+  };
+  Mapping mapping;
+};
+
 // A TrackEvent packet (or a descriptor packet of the track_event family) resolved against its
 // sequence: interned names, categories, debug annotations, sequence defaults, delta-encoded
 // timestamps and incremental counters are already applied. What is left for the tracker is
@@ -292,6 +310,11 @@ struct TrackEventData {
     std::optional<int32_t> prio;  // already mapped to Android log priority
   };
   std::optional<LogMessage> log_message;
+
+  // TrackEvent.callstack (inline) or callstack_iid (interned), resolved against the sequence:
+  // its frames, outermost first (empty: the event has none), and callstack_weight.
+  std::vector<CallstackFrame> callstack;
+  std::optional<double> callstack_weight;
 
   // TrackEvent.LegacyEvent, when present.
   struct Legacy {

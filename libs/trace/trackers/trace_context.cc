@@ -17,6 +17,7 @@ TraceContext::TraceContext(TraceStorage* s)
       syscalls(s, &tracks, &slices),
       irqs(s, &tracks, &slices),
       process_counters(s, &tracks),
+      callstacks(s),
       track_events(std::make_unique<TrackEventTracker>(this)),
       json_events(std::make_unique<JsonEventTracker>(this)),
       gpus(std::make_unique<GpuTracker>(this)),

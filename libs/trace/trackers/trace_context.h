@@ -6,6 +6,7 @@
 
 #include "libs/trace/storage/trace_storage.h"
 #include "libs/trace/trackers/args_tracker.h"
+#include "libs/trace/trackers/callstack_tracker.h"
 #include "libs/trace/trackers/irq_tracker.h"
 #include "libs/trace/trackers/process_counter_tracker.h"
 #include "libs/trace/trackers/process_tracker.h"
@@ -34,6 +35,7 @@ struct TraceContext {
   SyscallTracker syscalls;
   IrqTracker irqs;
   ProcessCounterTracker process_counters;
+  CallstackTracker callstacks;
   std::unique_ptr<TrackEventTracker> track_events;
   std::unique_ptr<JsonEventTracker> json_events;
   std::unique_ptr<GpuTracker> gpus;

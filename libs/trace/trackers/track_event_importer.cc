@@ -392,11 +392,28 @@ void TrackEventImporter::Flows(uint32_t slice) {
   for (uint64_t id : event_.gpu_wait_event_ids) ctx_->gpu_stages->AddRenderStageWait(id, slice);
 }
 
+void TrackEventImporter::RecordCallstack(uint32_t slice, uint32_t track) {
+  const std::optional<uint32_t> callsite = ctx_->callstacks.InternCallstack(event_.callstack);
+  if (!callsite) return;
+  // A TYPE_SLICE_END's callstack is the slice's end callsite; any other event's is its
+  // callsite.
+  const bool is_end = event_.type == kTypeSliceEnd;
+  ctx_->storage->track_event_callstacks.Insert(
+      {.slice_id = slice,
+       .track_id = track,
+       .callsite_id = is_end ? OptU32() : OptU32(*callsite),
+       .end_callsite_id = is_end ? OptU32(*callsite) : OptU32(),
+       .weight = event_.callstack_weight});
+}
+
 bool TrackEventImporter::BeginThreadSlice() {
   if (!utid_) return false;
   const std::optional<uint32_t> track = Track(Use::kBegin);
   if (!track) return false;
-  if (auto row = BeginSlice(*track, BuildArgs())) Flows(*row);
+  if (auto row = BeginSlice(*track, BuildArgs())) {
+    Flows(*row);
+    RecordCallstack(*row, *track);
+  }
   return true;
 }
 
@@ -407,6 +424,7 @@ bool TrackEventImporter::EndThreadSlice() {
   const std::optional<uint32_t> row = EndSlice(*track);
   if (!row) return true;
   Flows(*row);
+  RecordCallstack(*row, *track);
   SliceTable& slices = ctx_->storage->slice;
   if (!slices.thread_ts.IsNull(*row) && thread_ts_) {
     const int64_t delta = *thread_ts_ - slices.thread_ts[*row];
@@ -436,6 +454,7 @@ bool TrackEventImporter::CompleteSlice() {
         *row, event_.legacy->thread_instruction_delta.value_or(0));
   }
   Flows(*row);
+  RecordCallstack(*row, *track);
   return true;
 }
 
@@ -457,6 +476,7 @@ bool TrackEventImporter::Instant(char phase) {
     ctx_->storage->slice.thread_instruction_delta.Set(*row, 0);
   }
   Flows(*row);
+  RecordCallstack(*row, *track);
   return true;
 }
 
@@ -464,14 +484,20 @@ bool TrackEventImporter::AsyncBegin(char phase) {
   const std::optional<uint32_t> track = Track(Use::kBegin);
   if (!track) return false;
   // A legacy ASYNC_BEGIN keeps its phase for JSON export.
-  if (auto row = BeginSlice(*track, BuildArgs(phase == 'S' ? 'S' : 0))) Flows(*row);
+  if (auto row = BeginSlice(*track, BuildArgs(phase == 'S' ? 'S' : 0))) {
+    Flows(*row);
+    RecordCallstack(*row, *track);
+  }
   return true;
 }
 
 bool TrackEventImporter::AsyncEnd() {
   const std::optional<uint32_t> track = Track(Use::kEnd);
   if (!track) return false;
-  if (auto row = EndSlice(*track)) Flows(*row);
+  if (auto row = EndSlice(*track)) {
+    Flows(*row);
+    RecordCallstack(*row, *track);
+  }
   return true;
 }
 
@@ -489,6 +515,7 @@ bool TrackEventImporter::AsyncInstant() {
   if (!track) return false;
   if (auto row = ctx_->slices.Scoped(ts_, *track, event_.category, event_.name, 0, BuildArgs())) {
     Flows(*row);
+    RecordCallstack(*row, *track);
   }
   return true;
 }

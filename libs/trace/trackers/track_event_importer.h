@@ -53,6 +53,8 @@ class TrackEventImporter {
   std::optional<uint32_t> BeginSlice(uint32_t track, std::vector<Arg> args);
   std::optional<uint32_t> EndSlice(uint32_t track);
   void Flows(uint32_t slice);
+  // The event's callstack, linked to the slice it began, ended or was on `track`.
+  void RecordCallstack(uint32_t slice, uint32_t track);
 
   const TrackEventTracker::Parts& parts_;
   TraceContext* ctx_;

@@ -1214,6 +1214,44 @@ inline constexpr uint32_t kIid = 1;  // uint64
 inline constexpr uint32_t kStr = 2;  // bytes
 }  // namespace interned_string
 
+// Mapping (protos/perfetto/trace/profiling/profile_common.proto)
+namespace profile_mapping {
+inline constexpr uint32_t kIid = 1;            // uint64
+inline constexpr uint32_t kBuildId = 2;        // uint64 (interned build_ids)
+inline constexpr uint32_t kStartOffset = 3;    // uint64
+inline constexpr uint32_t kStart = 4;          // uint64
+inline constexpr uint32_t kEnd = 5;            // uint64
+inline constexpr uint32_t kLoadBias = 6;       // uint64
+inline constexpr uint32_t kPathStringIds = 7;  // repeated uint64 (interned mapping_paths)
+inline constexpr uint32_t kExactOffset = 8;    // uint64
+}  // namespace profile_mapping
+
+// Frame (protos/perfetto/trace/profiling/profile_common.proto)
+namespace profile_frame {
+inline constexpr uint32_t kIid = 1;             // uint64
+inline constexpr uint32_t kFunctionNameId = 2;  // uint64 (interned function_names)
+inline constexpr uint32_t kMappingId = 3;       // uint64 (interned mappings)
+inline constexpr uint32_t kRelPc = 4;           // uint64
+}  // namespace profile_frame
+
+// Callstack (protos/perfetto/trace/profiling/profile_common.proto)
+namespace profile_callstack {
+inline constexpr uint32_t kIid = 1;       // uint64
+inline constexpr uint32_t kFrameIds = 2;  // repeated uint64 (interned frames), outermost first
+}  // namespace profile_callstack
+
+// TrackEvent.InlineCallstack (protos/perfetto/trace/track_event/track_event.proto)
+namespace track_event_inline_callstack {
+inline constexpr uint32_t kFrames = 1;  // repeated Frame, outermost first
+}  // namespace track_event_inline_callstack
+
+// TrackEvent.InlineCallstack.Frame (protos/perfetto/trace/track_event/track_event.proto)
+namespace track_event_inline_callstack_frame {
+inline constexpr uint32_t kFunctionName = 1;  // string
+inline constexpr uint32_t kSourceFile = 2;    // string
+inline constexpr uint32_t kLineNumber = 3;    // uint32
+}  // namespace track_event_inline_callstack_frame
+
 // EventCategory (protos/perfetto/trace/track_event/track_event.proto)
 namespace event_category {
 inline constexpr uint32_t kIid = 1;   // uint64

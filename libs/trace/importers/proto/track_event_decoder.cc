@@ -9,6 +9,7 @@
 #include "libs/trace/importers/proto/debug_annotation_decoder.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
+#include "libs/trace/importers/proto/track_event_callstack.h"
 #include "libs/trace/importers/proto/repeated_varints.h"
 #include "libs/trace/importers/proto/saturating_math.h"
 
@@ -98,6 +99,9 @@ struct RawEvent {
   std::vector<proto::Field> framework_extensions;  // Android framework process lifecycle
   std::optional<proto::Field> gpu_correlation;     // GpuTrackEvent extensions
   std::optional<int64_t> gpu_api;
+  std::optional<proto::Field> callstack;  // InlineCallstack
+  uint64_t callstack_iid = 0;             // 0: none (iids start at 1)
+  std::optional<double> callstack_weight;
 };
 
 bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
@@ -146,6 +150,11 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
         break;
       case kGpuApiExtension: e->gpu_api = f.as_int64(); break;
       case te::kChromeHistogramSample: e->histogram_sample = f; break;
+      case te::kCallstack:
+        if (f.type == proto::kLengthDelimited) e->callstack = f;
+        break;
+      case te::kCallstackIid: e->callstack_iid = f.as_uint64(); break;
+      case te::kCallstackWeight: e->callstack_weight = f.as_double(); break;
       default:
         if (IsAndroidFrameworkTrackEventExtension(f.id)) e->framework_extensions.push_back(f);
         break;
@@ -683,6 +692,19 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
   }
   if (e.histogram_sample) AddHistogramSampleArgs(ctx_, *seq, *e.histogram_sample, add);
   data.source_id_args_pos = static_cast<uint32_t>(args.size());
+  // The callstack (an interned one wins over an inline one, as only one should be set).
+  std::optional<std::vector<CallstackFrame>> callstack;
+  if (e.callstack_iid) {
+    callstack = DecodeInternedCallstack(ctx_, *seq, e.callstack_iid);
+  } else if (e.callstack) {
+    callstack = DecodeInlineCallstack(ctx_, *e.callstack);
+  }
+  if (callstack) {
+    data.callstack = std::move(*callstack);
+  } else if (e.callstack_iid || e.callstack) {
+    storage->IncrementStat("track_event_parser_errors");
+  }
+  data.callstack_weight = e.callstack_weight;
   DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
     DebugAnnotationDecoder annotations(storage, seq, &args);

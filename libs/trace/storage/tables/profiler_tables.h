@@ -1,7 +1,7 @@
 #pragma once
 // Callstack profiles: mappings, frames, callsites and symbols (trace_processor's stack_profile_*
-// tables) and the CPU profile samples that point into them (today: Chrome JSON's legacy V8 CPU
-// profiles).
+// tables), the CPU profile samples that point into them (today: Chrome JSON's legacy V8 CPU
+// profiles) and the callstacks of track events.
 
 #include "libs/trace/storage/table_declaration.h"
 
@@ -68,5 +68,21 @@ TW_DEFINE_TABLE(TW_STACK_PROFILE_SYMBOL_TABLE)
   COLUMN(process_priority, Int32, kNone, {}, "The process' priority (0 when not reported).")
 // clang-format on
 TW_DEFINE_TABLE(TW_CPU_PROFILE_STACK_SAMPLE_TABLE)
+
+// clang-format off
+#define TW_TRACK_EVENT_CALLSTACKS_TABLE(TABLE, COLUMN)                                          \
+  TABLE(TrackEventCallstacksTable, track_event_callstacks,                                       \
+        "The callstacks track events carried (TrackEvent.callstack / callstack_iid): one row "   \
+        "per event with a callstack, linking its slice to the callsite.")                        \
+  COLUMN(slice_id, Uint32, kNone, {}, "The slice the event began, ended or was (slice.id).")     \
+  COLUMN(track_id, Uint32, kNone, {}, "The slice's track (track.id).")                           \
+  COLUMN(callsite_id, OptUint32, kNone, {},                                                      \
+         "The callstack of a begin, instant or complete event (stack_profile_callsite.id).")     \
+  COLUMN(end_callsite_id, OptUint32, kNone, {},                                                  \
+         "The callstack of an end event (stack_profile_callsite.id).")                           \
+  COLUMN(weight, OptDouble, kNone, {},                                                           \
+         "The event's callstack_weight, if it gave one (weighted aggregations use only these).")
+// clang-format on
+TW_DEFINE_TABLE(TW_TRACK_EVENT_CALLSTACKS_TABLE)
 
 }  // namespace tw
