@@ -146,6 +146,29 @@ TEST(TraceBookkeepingTest, FtraceStatsBeginEndAndDelta) {
             (Grid{{"1"}}));
 }
 
+// Each setup error the producer reports at the start (failed and unknown events, atrace
+// errors) is counted once per sequence and kept in the import logs with its message.
+TEST(TraceBookkeepingTest, FtraceSetupErrorsAreImportLogsWithMessages) {
+  proto::Writer start;
+  start.Varint(pf::ftrace_stats::kPhase, pf::ftrace_stats_phase::kStartOfTrace);
+  start.String(pf::ftrace_stats::kFailedFtraceEvents, "sched/sched_foo");
+  start.String(pf::ftrace_stats::kUnknownFtraceEvents, "vendor/bar");
+  start.String(pf::ftrace_stats::kAtraceErrors, "no such category");
+  auto t = TraceBuilder()
+               .Add(tp::kFtraceStats, start)
+               .Add(tp::kFtraceStats, start)  // the same sequence again: not repeated
+               .Load();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t, "SELECT value FROM stats WHERE name = 'ftrace_setup_errors'"),
+            (Grid{{"3"}}));
+  EXPECT_EQ(Rows(*t,
+                 "SELECT l.name, l.ts, a.key, a.string_value FROM _trace_import_logs l "
+                 "JOIN args a USING (arg_set_id) ORDER BY l.id"),
+            (Grid{{"ftrace_setup_errors", "NULL", "message", "Ftrace event failed: sched/sched_foo"},
+                  {"ftrace_setup_errors", "NULL", "message", "Ftrace event unknown: vendor/bar"},
+                  {"ftrace_setup_errors", "NULL", "message", "Atrace failures: no such category"}}));
+}
+
 TEST(TraceBookkeepingTest, ServiceEventsAreMetadata) {
   auto event = [](uint32_t field) {
     proto::Writer e;

@@ -144,9 +144,15 @@ void FtraceStatsDecoder::RecordSetupErrors(uint32_t sequence_id,
                                            const std::vector<std::string>& errors) {
   if (errors.empty() || sequences_with_errors_.count(sequence_id)) return;
   sequences_with_errors_.insert(sequence_id);
-  // trace_processor also keeps each message in its import logs; the count is what `stats`
-  // shows.
-  ctx_->storage->IncrementStat("ftrace_setup_errors", static_cast<int64_t>(errors.size()));
+  // Each error is counted and kept in the import logs with its text as a `message` arg (no
+  // time: the producer reports it once, at setup), as trace_processor does.
+  TraceStorage& s = *ctx_->storage;
+  const StringId key = s.Intern("message");
+  for (const std::string& error : errors) {
+    std::optional<uint32_t> args;
+    if (add_arg_set_) args = add_arg_set_({Arg{key, key, ArgValue::String(s.Intern(error))}});
+    s.RecordImportLog("ftrace_setup_errors", std::nullopt, args);
+  }
 }
 
 }  // namespace tw

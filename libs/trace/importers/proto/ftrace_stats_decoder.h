@@ -18,6 +18,8 @@ class FtraceStatsDecoder {
   explicit FtraceStatsDecoder(ImportContext* ctx) : ctx_(ctx) {}
 
   void Decode(const PacketContext& packet, const proto::Field& field);
+  // Where the setup errors' import logs keep their message arg.
+  void set_arg_set_sink(ArgSetSink sink) { add_arg_set_ = std::move(sink); }
 
  private:
   void DecodeCpuStats(const proto::Field& f, bool is_end, uint32_t machine);
@@ -29,6 +31,7 @@ class FtraceStatsDecoder {
   std::optional<int64_t> kprobe_hits_begin_, kprobe_misses_begin_;
   // Setup errors are reported once per writer sequence.
   std::set<uint32_t> sequences_with_errors_;
+  ArgSetSink add_arg_set_;
 };
 
 }  // namespace tw

@@ -53,6 +53,7 @@ class SystemProbesDecoder {
   void set_arg_set_sink(const ArgSetSink& sink) {
     cpu_info_.set_arg_set_sink(sink);
     aflags_.set_arg_set_sink(sink);
+    ftrace_stats_.set_arg_set_sink(sink);
   }
 
   // After the last packet: stats that depend on several packets (long-trace-mode data loss).
