@@ -7,8 +7,12 @@ services are left out; nested types stay nested; every type moves into one packa
 The trace engine compiles the subset with protoc into a descriptor set it embeds, and turns
 messages into args by reflection (libs/trace/importers/proto/descriptor_args.h).
 
-Usage: proto_subset.py --root-dir DIR --package PKG --out FILE ROOT_FILE:Root.Message ...
+Usage: proto_subset.py --root-dir DIR --package PKG --out FILE [--extensions]
+                       ROOT_FILE:Root.Message ...
   ROOT_FILE is relative to DIR (imports are resolved against DIR too).
+  --extensions: also keep every `extend Target { ... }` block of the loaded files whose target
+  is kept (with the target's `extensions` ranges), in the message that declares it. Reflection
+  names an extension field by its own name, as trace_processor does ("page_load.url").
 """
 import argparse
 import os
@@ -77,7 +81,7 @@ class Parser:
         return default
 
     def file(self):
-        out = {'package': '', 'imports': [], 'messages': [], 'enums': []}
+        out = {'package': '', 'imports': [], 'messages': [], 'enums': [], 'extends': []}
         while self.peek() is not None:
             tok = self.peek()
             if tok == 'package':
@@ -94,9 +98,32 @@ class Parser:
                 out['messages'].append(self.message())
             elif tok == 'enum':
                 out['enums'].append(self.enum())
+            elif tok == 'extend':
+                out['extends'].append(self.extend())
             else:
-                self.skip_statement()  # syntax, option, service, extend
+                self.skip_statement()  # syntax, option, service
         return out
+
+    def extend(self):
+        """extend Target { fields }: the target as written and its fields."""
+        self.expect('extend')
+        target = self.next()
+        self.expect('{')
+        block = {'name': target, 'fields': [], 'messages': [], 'enums': [], 'extends': [],
+                 'ranges': []}
+        self.body(block)
+        self.expect('}')
+        return {'target': target, 'fields': block['fields']}
+
+    def ranges(self):
+        """extensions 1000 to 9899, 10000 to max; → the text between the keyword and ';'."""
+        self.expect('extensions')
+        parts = []
+        while self.peek() != ';':
+            tok = self.next()
+            parts.append(tok + (' ' if tok != ',' else ''))
+        self.expect(';')
+        return ''.join(parts).replace(' ,', ',').strip()
 
     def enum(self):
         self.expect('enum')
@@ -123,7 +150,8 @@ class Parser:
         self.expect('message')
         name = self.next()
         self.expect('{')
-        msg = {'name': name, 'fields': [], 'messages': [], 'enums': []}
+        msg = {'name': name, 'fields': [], 'messages': [], 'enums': [], 'extends': [],
+               'ranges': []}
         self.body(msg)
         self.expect('}')
         return msg
@@ -141,7 +169,11 @@ class Parser:
                 self.expect('{')
                 self.body(msg, in_oneof=True)
                 self.expect('}')
-            elif tok in ('option', 'reserved', 'extensions', 'extend'):
+            elif tok == 'extend':
+                msg['extends'].append(self.extend())
+            elif tok == 'extensions':
+                msg['ranges'].append(self.ranges())
+            elif tok in ('option', 'reserved'):
                 self.skip_statement()
             elif tok == ';':
                 self.next()
@@ -160,7 +192,7 @@ class Parser:
                     fname = self.next()
                     entry = ''.join(p.capitalize() for p in fname.split('_')) + 'Entry'
                     msg['messages'].append({
-                        'name': entry, 'messages': [], 'enums': [],
+                        'name': entry, 'messages': [], 'enums': [], 'extends': [], 'ranges': [],
                         'fields': [{'label': 'optional', 'type': key_type, 'name': 'key',
                                     'number': 1, 'default': None},
                                    {'label': 'optional', 'type': value_type, 'name': 'value',
@@ -208,6 +240,25 @@ def index(files):
     return types
 
 
+def extend_blocks(files):
+    """Every extend block of the loaded files with the scope it is declared in ('.pkg' or
+    '.pkg.Message'): its target and field types resolve there."""
+    out = []
+
+    def walk(prefix, msg):
+        full = prefix + '.' + msg['name']
+        out.extend((full, ext) for ext in msg['extends'])
+        for m in msg['messages']:
+            walk(full, m)
+
+    for f in files.values():
+        base = '.' + f['package'] if f['package'] else ''
+        out.extend((base, ext) for ext in f['extends'])
+        for m in f['messages']:
+            walk(base, m)
+    return out
+
+
 def resolve(types, scope, name):
     """protoc's lookup: innermost scope outwards."""
     if name.startswith('.'):
@@ -227,6 +278,7 @@ def main():
     ap.add_argument('--root-dir', required=True)
     ap.add_argument('--package', required=True)
     ap.add_argument('--out', required=True)
+    ap.add_argument('--extensions', action='store_true')
     ap.add_argument('roots', nargs='+')
     args = ap.parse_args()
 
@@ -246,26 +298,47 @@ def main():
         if full not in types:
             sys.exit(f'no message {full}')
         stack.append(full)
-    while stack:
-        full = stack.pop()
-        if full in needed:
-            continue
-        needed.add(full)
-        kind, d, _ = types[full]
-        # Enclosing messages must exist for nested types to keep their names.
-        parent = full.rsplit('.', 1)[0]
-        if parent in types and types[parent][0] == 'message':
-            stack.append(parent)
-        if kind != 'message':
-            continue
-        for fld in d['fields']:
+    def need_field_types(scope, fields):
+        for fld in fields:
             if fld['type'] in SCALARS:
                 continue
-            target = resolve(types, full, fld['type'])
+            target = resolve(types, scope, fld['type'])
             if target is None:
-                sys.exit(f'{full}.{fld["name"]}: unknown type {fld["type"]}')
+                sys.exit(f'{scope}.{fld["name"]}: unknown type {fld["type"]}')
             fld['resolved'] = target
             stack.append(target)
+
+    # extend blocks kept, by the scope that declares them ('.pkg' or a message).
+    extensions = {}
+    pending = extend_blocks(files) if args.extensions else []
+    while stack or pending:
+        while stack:
+            full = stack.pop()
+            if full in needed:
+                continue
+            needed.add(full)
+            kind, d, _ = types[full]
+            # Enclosing messages must exist for nested types to keep their names.
+            parent = full.rsplit('.', 1)[0]
+            if parent in types and types[parent][0] == 'message':
+                stack.append(parent)
+            if kind == 'message':
+                need_field_types(full, d['fields'])
+        # An extension of a kept message is kept with its types and its declaring scope.
+        still_pending = []
+        for scope, ext in pending:
+            target = resolve(types, scope, ext['target'])
+            if target is None or types[target][0] != 'message':
+                sys.exit(f'extend {ext["target"]} in {scope or "<file>"}: unknown message')
+            if target not in needed:
+                still_pending.append((scope, ext))
+                continue
+            ext['resolved'] = target
+            extensions.setdefault(scope, []).append(ext)
+            if scope in types:
+                stack.append(scope)
+            need_field_types(scope, ext['fields'])
+        pending = still_pending if stack else []
 
     # Flattened into one package: a type's new name is its path below its old package.
     def local(full):
@@ -293,6 +366,20 @@ def main():
             lines.append(f'{pad}  {name} = {number};')
         lines.append(f'{pad}}}')
 
+    def field_line(fld, pad):
+        type_ = fld['type'] if fld['type'] in SCALARS else '.' + args.package + '.' + local(
+            fld['resolved'])
+        default = f' [default = {fld["default"]}]' if fld['default'] is not None else ''
+        return f'{pad}  {fld["label"]} {type_} {fld["name"]} = {fld["number"]}{default};'
+
+    def emit_extends(scope, indent):
+        pad = '  ' * indent
+        for ext in extensions.get(scope, []):
+            lines.append(f'{pad}extend .{args.package}.{local(ext["resolved"])} {{')
+            for fld in sorted(ext['fields'], key=lambda f: f['number']):
+                lines.append(field_line(fld, pad))
+            lines.append(f'{pad}}}')
+
     def emit_message(full, indent):
         _, m, _ = types[full]
         pad = '  ' * indent
@@ -304,10 +391,11 @@ def main():
             if full + '.' + e['name'] in needed:
                 emit_enum(e, indent + 1)
         for fld in sorted(m['fields'], key=lambda f: f['number']):
-            type_ = fld['type'] if fld['type'] in SCALARS else '.' + args.package + '.' + local(
-                fld['resolved'])
-            default = f' [default = {fld["default"]}]' if fld['default'] is not None else ''
-            lines.append(f'{pad}  {fld["label"]} {type_} {fld["name"]} = {fld["number"]}{default};')
+            lines.append(field_line(fld, pad))
+        if args.extensions:
+            for r in m['ranges']:
+                lines.append(f'{pad}  extensions {r};')
+            emit_extends(full, indent + 1)
         lines.append(f'{pad}}}')
 
     top = sorted(f for f in needed if '.' not in local(f))
@@ -317,6 +405,12 @@ def main():
         else:
             emit_enum(types[full][1], 0)
         lines.append('')
+    for f in files.values():
+        scope = '.' + f['package'] if f['package'] else ''
+        if scope in extensions:
+            emit_extends(scope, 0)
+            extensions.pop(scope)
+            lines.append('')
     with open(args.out, 'w') as f:
         f.write('\n'.join(lines))
 

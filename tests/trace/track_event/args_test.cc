@@ -193,5 +193,53 @@ TEST(TrackEventArgs, EndEventArgsMergeIntoTheSlice) {
               ElementsAre(R"("debug.x",2)", R"("debug.y",3)"));
 }
 
+// Typed Chrome payloads of a TrackEvent and Chrome's extension fields become args by
+// reflection over their .proto, named by field path (an extension by its own name); an
+// interned histogram name joins the sample's args.
+TEST(TrackEventArgs, TypedPayloadsAreReflectedIntoArgs) {
+  constexpr uint32_t kChromeHistogramSample = 28, kChromeLatencyInfo = 29;
+  constexpr uint32_t kHistogramNames = 25;  // InternedData
+  proto::Writer name;
+  name.Varint(1, 5);  // iid
+  name.String(2, "Memory.Total");
+  proto::Writer interned;
+  interned.Message(kHistogramNames, name);
+  proto::Writer sample;
+  sample.Varint(1, 1234);  // name_hash
+  sample.Int(3, 77);       // sample
+  sample.Varint(4, 5);     // name_iid
+  proto::Writer component;
+  component.Varint(1, 2);  // component_type (an enum)
+  component.Varint(2, 99);  // time_us
+  proto::Writer latency;
+  latency.Varint(1, 42);  // trace_id
+  latency.Message(4, component);
+  constexpr uint32_t kPageLoad = 1056;  // a ChromeTrackEvent extension of TrackEvent
+  proto::Writer page_load;
+  page_load.Int(1, 6);  // navigation_id
+  page_load.String(2, "https://example.com/");
+  proto::Writer e = Event(kInstant, "e", 1);
+  e.Message(kChromeHistogramSample, sample);
+  e.Message(kChromeLatencyInfo, latency);
+  e.Message(kPageLoad, page_load);
+  Packet p(1, 10);
+  p.Field(tp::kInternedData, interned);
+  p.Event(e);
+  const std::string trace =
+      Trace({Packet(1, 0).ClearedState().Descriptor(NamedTrack(1, "t")), p});
+  EXPECT_THAT(
+      Rows(trace, "SELECT a.key, a.display_value FROM slice s JOIN args a USING (arg_set_id) "
+                  "ORDER BY a.key"),
+      ElementsAre(R"("chrome_histogram_sample.name","Memory.Total")",
+                  R"("chrome_histogram_sample.name_hash","1234")",
+                  R"("chrome_histogram_sample.name_iid","5")",
+                  R"("chrome_histogram_sample.sample","77")",
+                  R"("chrome_latency_info.component_info[0].component_type","COMPONENT_INPUT_EVENT_LATENCY_SCROLL_UPDATE_ORIGINAL")",
+                  R"("chrome_latency_info.component_info[0].time_us","99")",
+                  R"("chrome_latency_info.trace_id","42")",
+                  R"("page_load.navigation_id","6")",
+                  R"("page_load.url","https://example.com/")"));
+}
+
 }  // namespace
 }  // namespace tw::testing

@@ -32,7 +32,7 @@ class Walker {
       const ProtoFieldDef* field = def.Field(f.id);
       if (!field) continue;
       if (options_.add_defaults) present.push_back(f.id);
-      if (depth == 0 && !Allowed(f.id)) continue;
+      if (depth == 0 && !Allowed(*field)) continue;
       const std::string child_flat = Join(flat_key, field->name);
       // Packed by the wire type, whatever the schema says.
       const bool packed = field->repeated && f.type == proto::kLengthDelimited &&
@@ -66,10 +66,11 @@ class Walker {
     return prefix.empty() ? name : prefix + "." + name;
   }
 
-  bool Allowed(uint32_t id) const {
-    if (!options_.allowed_fields) return true;
+  // The allow-list names ordinary fields; extensions always pass, as in trace_processor.
+  bool Allowed(const ProtoFieldDef& field) const {
+    if (!options_.allowed_fields || field.is_extension) return true;
     for (uint32_t a : *options_.allowed_fields) {
-      if (a == id) return true;
+      if (a == field.number) return true;
     }
     return false;
   }
@@ -175,7 +176,7 @@ class Walker {
   void Defaults(const ProtoMessageDef& def, const std::vector<uint32_t>& present,
                 const std::string& key, const std::string& flat_key, int depth, bool* empty) {
     for (const ProtoFieldDef& field : def.fields) {
-      if (depth == 0 && !Allowed(field.number)) continue;
+      if (depth == 0 && !Allowed(field)) continue;
       bool seen = false;
       for (uint32_t p : present) seen = seen || p == field.number;
       if (seen) continue;

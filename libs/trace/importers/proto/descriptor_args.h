@@ -18,7 +18,7 @@
 namespace tw {
 
 struct DescriptorArgsOptions {
-  // Only these fields of the top-level message (all when null).
+  // Only these fields of the top-level message (all when null); its extension fields always.
   const std::vector<uint32_t>* allowed_fields = nullptr;
   // Every field a message lacks gets its default value (NULL for messages, repeated fields
   // and strings without a declared default).

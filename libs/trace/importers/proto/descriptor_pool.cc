@@ -7,15 +7,41 @@ namespace {
 
 // descriptor.proto field numbers (wire-format facts).
 namespace file_set { constexpr uint32_t kFile = 1; }
-namespace file { constexpr uint32_t kPackage = 2, kMessageType = 4, kEnumType = 5; }
-namespace message { constexpr uint32_t kName = 1, kField = 2, kNestedType = 3, kEnumType = 4; }
+namespace file {
+constexpr uint32_t kPackage = 2, kMessageType = 4, kEnumType = 5, kExtension = 7;
+}
+namespace message {
+constexpr uint32_t kName = 1, kField = 2, kNestedType = 3, kEnumType = 4, kExtension = 6;
+}
 namespace field {
-constexpr uint32_t kName = 1, kNumber = 3, kLabel = 4, kType = 5, kTypeName = 6,
+constexpr uint32_t kName = 1, kExtendee = 2, kNumber = 3, kLabel = 4, kType = 5, kTypeName = 6,
                    kDefaultValue = 7;
 constexpr uint64_t kLabelRepeated = 3;
 }  // namespace field
 namespace enum_type { constexpr uint32_t kName = 1, kValue = 2; }
 namespace enum_value { constexpr uint32_t kName = 1, kNumber = 2; }
+
+// A FieldDescriptorProto; `extendee` is set for an extension.
+ProtoFieldDef ReadField(std::string_view bytes, std::string* extendee) {
+  ProtoFieldDef fd;
+  proto::Decoder xd(bytes);
+  proto::Field x;
+  while (xd.Next(&x)) {
+    switch (x.id) {
+      case field::kName: fd.name = std::string(x.as_string()); break;
+      case field::kExtendee:
+        if (extendee) *extendee = std::string(x.as_string());
+        break;
+      case field::kNumber: fd.number = x.as_uint32(); break;
+      case field::kLabel: fd.repeated = x.as_uint64() == field::kLabelRepeated; break;
+      case field::kType: fd.type = static_cast<ProtoFieldDef::Type>(x.as_uint32()); break;
+      case field::kTypeName: fd.type_name = std::string(x.as_string()); break;
+      case field::kDefaultValue: fd.default_value = std::string(x.as_string()); break;
+      default: break;
+    }
+  }
+  return fd;
+}
 
 }  // namespace
 
@@ -39,6 +65,7 @@ bool DescriptorPool::AddFileDescriptorSet(std::string_view bytes) {
       if (x.type != proto::kLengthDelimited) continue;
       if (x.id == file::kMessageType) AddMessage(x.as_string(), scope);
       if (x.id == file::kEnumType) AddEnum(x.as_string(), scope);
+      if (x.id == file::kExtension) AddExtension(x.as_string());
     }
     if (fd.error()) return false;
   }
@@ -58,24 +85,12 @@ void DescriptorPool::AddMessage(std::string_view bytes, const std::string& scope
       case message::kNestedType: nested_messages.push_back(f.as_string()); break;
       case message::kEnumType: nested_enums.push_back(f.as_string()); break;
       case message::kField: {
-        ProtoFieldDef fd;
-        proto::Decoder xd(f);
-        proto::Field x;
-        while (xd.Next(&x)) {
-          switch (x.id) {
-            case field::kName: fd.name = std::string(x.as_string()); break;
-            case field::kNumber: fd.number = x.as_uint32(); break;
-            case field::kLabel: fd.repeated = x.as_uint64() == field::kLabelRepeated; break;
-            case field::kType: fd.type = static_cast<ProtoFieldDef::Type>(x.as_uint32()); break;
-            case field::kTypeName: fd.type_name = std::string(x.as_string()); break;
-            case field::kDefaultValue: fd.default_value = std::string(x.as_string()); break;
-            default: break;
-          }
-        }
+        ProtoFieldDef fd = ReadField(f.as_string(), nullptr);
         def.by_number.emplace(fd.number, static_cast<uint32_t>(def.fields.size()));
         def.fields.push_back(std::move(fd));
         break;
       }
+      case message::kExtension: AddExtension(f.as_string()); break;
       default: break;
     }
   }
@@ -108,7 +123,30 @@ void DescriptorPool::AddEnum(std::string_view bytes, const std::string& scope) {
   enums_.push_back(std::move(def));
 }
 
+void DescriptorPool::AddExtension(std::string_view bytes) {
+  std::string extendee;
+  ProtoFieldDef fd = ReadField(bytes, &extendee);
+  fd.is_extension = true;
+  pending_extensions_.emplace_back(std::move(extendee), std::move(fd));
+}
+
 void DescriptorPool::Resolve() {
+  // Extensions join their message (declared in any file added so far) as ordinary fields; one
+  // whose message is not known yet waits for a later file. A number already taken keeps its
+  // first definition, as a descriptor pool must.
+  std::vector<std::pair<std::string, ProtoFieldDef>> waiting;
+  for (auto& [extendee, fd] : pending_extensions_) {
+    auto it = message_by_name_.find(extendee);
+    if (it == message_by_name_.end()) {
+      waiting.emplace_back(std::move(extendee), std::move(fd));
+      continue;
+    }
+    ProtoMessageDef& m = messages_[it->second];
+    if (m.by_number.contains(fd.number)) continue;
+    m.by_number.emplace(fd.number, static_cast<uint32_t>(m.fields.size()));
+    m.fields.push_back(std::move(fd));
+  }
+  pending_extensions_ = std::move(waiting);
   for (ProtoMessageDef& m : messages_) {
     for (ProtoFieldDef& f : m.fields) {
       if (f.type == ProtoFieldDef::kMessage || f.type == ProtoFieldDef::kGroup) {

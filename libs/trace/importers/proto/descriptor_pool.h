@@ -3,6 +3,7 @@
 // --descriptor_set_out), so a message can be turned into args by reflection: field names,
 // types and enum value names come from the project's own .proto subsets (schema/), compiled at
 // build time and embedded. Read with the importer's own wire decoder; no libprotobuf.
+// Extension fields (`extend` blocks) become fields of the message they extend.
 
 #include <cstdint>
 #include <optional>
@@ -29,6 +30,7 @@ struct ProtoFieldDef {
   std::optional<std::string> default_value;
   int32_t message_index = -1;  // resolved type_name, into DescriptorPool::messages()
   int32_t enum_index = -1;     // resolved type_name, into DescriptorPool::enums()
+  bool is_extension = false;   // declared in an `extend` block (named by its own name)
 };
 
 struct ProtoMessageDef {
@@ -60,12 +62,15 @@ class DescriptorPool {
  private:
   void AddMessage(std::string_view bytes, const std::string& scope);
   void AddEnum(std::string_view bytes, const std::string& scope);
+  void AddExtension(std::string_view bytes);
   void Resolve();
 
   std::vector<ProtoMessageDef> messages_;
   std::vector<ProtoEnumDef> enums_;
   absl::flat_hash_map<std::string, uint32_t> message_by_name_;
   absl::flat_hash_map<std::string, uint32_t> enum_by_name_;
+  // Extensions (extendee's full name, field) whose message is not in the pool yet.
+  std::vector<std::pair<std::string, ProtoFieldDef>> pending_extensions_;
 };
 
 }  // namespace tw

@@ -8,5 +8,7 @@ namespace tw {
 // Winscope traces: SurfaceFlinger layers and transactions, shell transitions, ProtoLog,
 // ViewCapture, window manager and input method dumps (package tracewise.schema.winscope).
 const DescriptorPool& WinscopeDescriptors();
+// TrackEvent and the typed (Chrome) payloads trace_processor turns into args by reflection.
+const DescriptorPool& TrackEventDescriptors();
 
 }  // namespace tw

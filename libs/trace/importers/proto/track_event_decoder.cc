@@ -1,5 +1,6 @@
 #include "libs/trace/importers/proto/track_event_decoder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -7,11 +8,14 @@
 
 #include "libs/trace/importers/proto/android_framework_event_decoder.h"
 #include "libs/trace/importers/proto/debug_annotation_decoder.h"
+#include "libs/trace/importers/proto/descriptor_args.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/track_event_callstack.h"
+#include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/importers/proto/repeated_varints.h"
 #include "libs/trace/importers/proto/saturating_math.h"
+#include "libs/trace/importers/proto/schema_pools.h"
 
 namespace tw {
 namespace {
@@ -22,6 +26,59 @@ namespace ted = pf::track_event_defaults;
 
 // TaskExecution.posted_from_iid (protos/perfetto/trace/track_event/task_execution.proto).
 constexpr uint32_t kTaskExecutionPostedFromIid = 1;
+// The typed TrackEvent payloads trace_processor turns into args by reflection over
+// TrackEvent's descriptor, keyed by field path ("chrome_latency_info.component_info[0].time_us"):
+// cc_scheduler_state, chrome_user_event, chrome_keyed_service, chrome_legacy_ipc,
+// chrome_latency_info, chrome_frame_reporter, source_location, source_location_iid,
+// chrome_message_pump, chrome_mojo_event_info, chrome_application_state_info,
+// chrome_renderer_scheduler_state, chrome_window_handle_event_info,
+// chrome_content_settings_event_info, chrome_active_processes, screenshot; and every extension
+// field its descriptor knows (Chrome's ChromeTrackEvent: page_load, blink_task_scope, ...).
+// chrome_histogram_sample (28), reflected there too, is decoded by hand (AddHistogramSampleArgs)
+// because its interned name joins its args.
+const std::vector<uint32_t> kReflectedFields = {24, 25, 26, 27, 29, 32, 33, 34,
+                                                35, 38, 39, 40, 41, 43, 49, 50};
+
+const ProtoMessageDef* TrackEventDef() {
+  static const ProtoMessageDef* def =
+      TrackEventDescriptors().FindMessage(".tracewise.schema.track_event.TrackEvent");
+  return def;
+}
+
+// Whether a field without a decoder of its own is reflected: the listed ones and extensions.
+bool IsReflectedField(uint32_t id) {
+  if (std::find(kReflectedFields.begin(), kReflectedFields.end(), id) != kReflectedFields.end()) {
+    return true;
+  }
+  const ProtoMessageDef* def = TrackEventDef();
+  const ProtoFieldDef* field = def ? def->Field(id) : nullptr;
+  return field && field->is_extension;
+}
+
+// The args of an event's reflected fields, in wire order: they are written back as one
+// TrackEvent message holding just them and walked with the descriptor.
+void AddReflectedArgs(const std::vector<proto::Field>& fields, TraceStorage* storage,
+                      std::vector<Arg>* args) {
+  const ProtoMessageDef* track_event = TrackEventDef();
+  if (!track_event) return;
+  proto::Writer w;
+  for (const proto::Field& f : fields) {
+    switch (f.type) {
+      case proto::kVarint: w.Varint(f.id, f.int_value); break;
+      case proto::kFixed64: w.Fixed64(f.id, f.int_value); break;
+      case proto::kFixed32: w.Fixed32(f.id, static_cast<uint32_t>(f.int_value)); break;
+      case proto::kLengthDelimited: w.Bytes(f.id, f.as_string()); break;
+      default: break;
+    }
+  }
+  DescriptorArgsOptions options;
+  options.allowed_fields = &kReflectedFields;
+  if (!DescriptorToArgs(TrackEventDescriptors(), *track_event, w.Take(), storage, args,
+                        options)) {
+    storage->IncrementStat("track_event_parser_errors");
+  }
+}
+
 // Legacy events carry at most this many extra counter values (trace_processor's limit).
 constexpr size_t kMaxExtraCounters = 8;
 constexpr uint32_t kMonotonicClock = pf::builtin_clock::kMonotonic;
@@ -96,6 +153,7 @@ struct RawEvent {
   std::optional<std::string_view> correlation_id_str;
   std::optional<uint64_t> correlation_id_str_iid;
   std::optional<proto::Field> histogram_sample;  // ChromeHistogramSample
+  std::vector<proto::Field> reflected;  // typed payloads turned into args by reflection
   std::vector<proto::Field> framework_extensions;  // Android framework process lifecycle
   std::optional<proto::Field> gpu_correlation;     // GpuTrackEvent extensions
   std::optional<int64_t> gpu_api;
@@ -139,7 +197,10 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
       case te::kFlowIdsOld: AppendVarints(f, &e->flow_ids_old); break;
       case te::kTerminatingFlowIds: AppendFixed64(f, &e->terminating_flow_ids); break;
       case te::kTerminatingFlowIdsOld: AppendVarints(f, &e->terminating_flow_ids_old); break;
-      case te::kSourceLocationIid: e->source_location_iid = f.as_uint64(); break;
+      case te::kSourceLocationIid:
+        e->source_location_iid = f.as_uint64();
+        e->reflected.push_back(f);  // and reflected too, as "source_location_iid"
+        break;
       case te::kTaskExecution: e->task_execution = f; break;
       case te::kLogMessage: e->log_message = f; break;
       case te::kCorrelationId: e->correlation_id = f.as_uint64(); break;
@@ -156,7 +217,11 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
       case te::kCallstackIid: e->callstack_iid = f.as_uint64(); break;
       case te::kCallstackWeight: e->callstack_weight = f.as_double(); break;
       default:
-        if (IsAndroidFrameworkTrackEventExtension(f.id)) e->framework_extensions.push_back(f);
+        if (IsReflectedField(f.id)) {
+          e->reflected.push_back(f);
+        } else if (IsAndroidFrameworkTrackEventExtension(f.id)) {
+          e->framework_extensions.push_back(f);
+        }
         break;
     }
   }
@@ -705,6 +770,7 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
     storage->IncrementStat("track_event_parser_errors");
   }
   data.callstack_weight = e.callstack_weight;
+  if (!e.reflected.empty()) AddReflectedArgs(e.reflected, storage, &args);
   DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
     DebugAnnotationDecoder annotations(storage, seq, &args);
