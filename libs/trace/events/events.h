@@ -328,6 +328,7 @@ struct TrackEventData {
     StringId id_scope = kNullStringId;
     std::optional<uint64_t> bind_id;
     bool bind_to_enclosing = false;
+    bool use_async_tts = false;
     std::optional<uint32_t> flow_direction;
     uint32_t instant_event_scope = 0;
     std::optional<int32_t> pid_override;

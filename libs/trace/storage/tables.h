@@ -48,6 +48,7 @@ using OptI32 = std::optional<int32_t>;
   X(TW_TRACK_EVENT_CALLSTACKS_TABLE)       \
   X(TW_ARG_TABLE)                          \
   X(TW_FTRACE_EVENT_TABLE)                 \
+  X(TW_CHROME_RAW_TABLE)                   \
   X(TW_LOG_TABLE)                          \
   X(TW_METADATA_TABLE)                     \
   X(TW_STATS_TABLE)                        \

@@ -558,9 +558,61 @@ bool TrackEventImporter::Metadata() {
 }
 
 bool TrackEventImporter::RawEvent() {
-  // Other legacy phases only matter for JSON export (trace_processor's chrome_raw table, which
-  // is not modelled); they still need a thread.
-  return utid_.has_value();
+  // Other legacy phases (and metadata events other than names) become no slice: as
+  // trace_processor does, they are kept in chrome_raw for JSON export, on their thread, with
+  // the legacy fields a JSON event would need ahead of the event's own args.
+  if (!utid_) return false;
+  ArgsTracker& a = ctx_->args;
+  TraceStorage* storage = ctx_->storage;
+  ArgSetBuilder args;
+  args.AddOrUpdate(a.MakeArg("legacy_event.category", ArgValue::String(event_.category)));
+  args.AddOrUpdate(a.MakeArg("legacy_event.name", ArgValue::String(event_.name)));
+  args.AddOrUpdate(a.MakeArg("legacy_event.phase", ArgValue::String(storage->Intern(std::string(
+                                                       1, static_cast<char>(legacy_phase_))))));
+  static const TrackEventData::Legacy kNoLegacyFields;
+  const TrackEventData::Legacy& l = event_.legacy ? *event_.legacy : kNoLegacyFields;
+  if (l.duration_ns) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.duration_ns", ArgValue::Int(*l.duration_ns)));
+  }
+  if (thread_ts_) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.thread_timestamp_ns", ArgValue::Int(*thread_ts_)));
+    if (l.thread_duration_ns) {
+      args.AddOrUpdate(
+          a.MakeArg("legacy_event.thread_duration_ns", ArgValue::Int(*l.thread_duration_ns)));
+    }
+  }
+  if (thread_instruction_count_) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.thread_instruction_count",
+                               ArgValue::Int(*thread_instruction_count_)));
+    if (l.thread_instruction_delta) {
+      args.AddOrUpdate(a.MakeArg("legacy_event.thread_instruction_delta",
+                                 ArgValue::Int(*l.thread_instruction_delta)));
+    }
+  }
+  if (l.use_async_tts) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.use_async_tts", ArgValue::Bool(true)));
+  }
+  // One id, the unscoped one first (global or local depending on the phase, so JSON export
+  // keeps it unscoped); its scope only with it.
+  bool has_id = true;
+  if (l.unscoped_id) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.unscoped_id", ArgValue::Uint(*l.unscoped_id)));
+  } else if (l.global_id) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.global_id", ArgValue::Uint(*l.global_id)));
+  } else if (l.local_id) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.local_id", ArgValue::Uint(*l.local_id)));
+  } else {
+    has_id = false;
+  }
+  if (has_id && l.id_scope != kNullStringId && !storage->Str(l.id_scope).empty()) {
+    args.AddOrUpdate(a.MakeArg("legacy_event.id_scope", ArgValue::String(l.id_scope)));
+  }
+  args.Merge(BuildArgs());
+  storage->chrome_raw.Insert({.ts = ts_,
+                              .name = storage->Intern("track_event.legacy_event"),
+                              .utid = *utid_,
+                              .arg_set_id = a.AddArgSet(args.args())});
+  return true;
 }
 
 }  // namespace tw

@@ -163,5 +163,42 @@ TEST(LegacyTrackEvents, MetadataEventsNameThreadAndProcess) {
               ElementsAre(R"("Worker","Renderer")"));
 }
 
+// Phases that make no slice (here an object snapshot 'O' and a metadata event other than a
+// name) are kept in chrome_raw on their thread, the legacy fields first, then the event's args.
+TEST(LegacyTrackEvents, OtherPhasesAreKeptAsRawEventsWithLegacyArgs) {
+  proto::Writer snapshot;
+  snapshot.Varint(le::kUnscopedId, 0x1f);
+  snapshot.String(le::kIdScope, "cc::LayerTree");
+  snapshot.Int(le::kDurationUs, 2);
+  snapshot.Bool(le::kUseAsyncTts, true);
+  proto::Writer annotation;
+  annotation.String(pf::debug_annotation::kName, "snapshot");
+  annotation.String(pf::debug_annotation::kStringValue, "{}");
+  proto::Writer object = LegacyEvent("LayerTree", 'O', std::nullopt, snapshot);
+  object.Message(te::kDebugAnnotations, annotation);
+  proto::Writer unscoped_scope;
+  unscoped_scope.String(le::kIdScope, "ignored without an id");
+  const std::string trace = Trace({
+      Packet(1, 0).Field(tp::kThreadDescriptor, LegacyThread(8, 9, 0)),
+      Packet(1, 100).Event(object),
+      Packet(1, 200).Event(LegacyEvent("num_cpus", 'M', std::nullopt, unscoped_scope)),
+  });
+  EXPECT_THAT(Rows(trace, "SELECT count(*) FROM slice"), ElementsAre("0"));
+  EXPECT_THAT(Rows(trace, "SELECT r.ts, r.name, t.tid, a.key, a.display_value "
+                          "FROM __intrinsic_chrome_raw r JOIN thread t USING (utid) "
+                          "JOIN args a USING (arg_set_id) ORDER BY r.ts, a.id"),
+              ElementsAre(R"(100,"track_event.legacy_event",9,"legacy_event.category","cat")",
+                          R"(100,"track_event.legacy_event",9,"legacy_event.name","LayerTree")",
+                          R"(100,"track_event.legacy_event",9,"legacy_event.phase","O")",
+                          R"(100,"track_event.legacy_event",9,"legacy_event.duration_ns","2000")",
+                          R"(100,"track_event.legacy_event",9,"legacy_event.use_async_tts","true")",
+                          R"(100,"track_event.legacy_event",9,"legacy_event.unscoped_id","31")",
+                          R"(100,"track_event.legacy_event",9,"legacy_event.id_scope","cc::LayerTree")",
+                          R"(100,"track_event.legacy_event",9,"debug.snapshot","{}")",
+                          R"(200,"track_event.legacy_event",9,"legacy_event.category","cat")",
+                          R"(200,"track_event.legacy_event",9,"legacy_event.name","num_cpus")",
+                          R"(200,"track_event.legacy_event",9,"legacy_event.phase","M")"));
+}
+
 }  // namespace
 }  // namespace tw::testing

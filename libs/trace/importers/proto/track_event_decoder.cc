@@ -290,6 +290,7 @@ TrackEventData::Legacy ParseLegacy(ImportContext* ctx, const proto::Field& field
       case le::kIdScope: l.id_scope = ctx->Intern(f.as_string()); break;
       case le::kBindId: l.bind_id = f.as_uint64(); break;
       case le::kBindToEnclosing: l.bind_to_enclosing = f.as_bool(); break;
+      case le::kUseAsyncTts: l.use_async_tts = f.as_bool(); break;
       case le::kFlowDirection: l.flow_direction = f.as_uint32(); break;
       case le::kInstantEventScope: l.instant_event_scope = f.as_uint32(); break;
       case le::kPidOverride: l.pid_override = f.as_int32(); break;

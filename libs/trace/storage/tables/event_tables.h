@@ -37,6 +37,19 @@ TW_DEFINE_TABLE(TW_ARG_TABLE)
 TW_DEFINE_TABLE(TW_FTRACE_EVENT_TABLE)
 
 // clang-format off
+#define TW_CHROME_RAW_TABLE(TABLE, COLUMN)                                                       \
+  TABLE(ChromeRawTable, chrome_raw,                                                              \
+        "Legacy Chrome track events that are neither slices, instants, flows nor counters "      \
+        "(other phases, metadata events other than thread and process names), kept for JSON "    \
+        "export with their legacy fields as args (legacy_event.category, .name, .phase, ...).")  \
+  COLUMN(ts, Int64, kNone, {}, "When the event happened (trace clock, ns).")                     \
+  COLUMN(name, String, kNone, {}, "Always track_event.legacy_event.")                            \
+  COLUMN(utid, Uint32, kNone, {}, "The thread that emitted it (thread.id).")                     \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The legacy fields and the event's args.")
+// clang-format on
+TW_DEFINE_TABLE(TW_CHROME_RAW_TABLE)
+
+// clang-format off
 #define TW_LOG_TABLE(TABLE, COLUMN)                                                              \
   TABLE(LogTable, logs,                                                                          \
         "One row per log line: Android logcat (also visible as `android_logs`) and other log "   \
