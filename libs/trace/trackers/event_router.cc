@@ -204,8 +204,13 @@ void EventRouter::OnCpuCounter(const Event& e) {
   const uint32_t cpu = e.cpu_counter.cpu;
   if (e.ftrace_row) WriteCpuCounterFtraceRow(e, freq);
   ctx_->sched.Cpu(cpu);
-  const uint32_t track = ctx_->tracks.InternCpuCounterTrack(
-      cpu, freq ? cpufreq_ : cpuidle_, freq ? "cpu_frequency" : "cpu_idle");
+  std::vector<uint32_t>& tracks = cpu_counter_tracks_[freq ? 0 : 1];
+  if (cpu >= tracks.size()) tracks.resize(cpu + 1, UINT32_MAX);
+  uint32_t& track = tracks[cpu];
+  if (track == UINT32_MAX) {
+    track = ctx_->tracks.InternCpuCounterTrack(cpu, freq ? cpufreq_ : cpuidle_,
+                                               freq ? "cpu_frequency" : "cpu_idle");
+  }
   storage_->counter.Insert({.ts = e.ts, .track_id = track, .value = e.cpu_counter.value});
   storage_->ExtendBounds(e.ts);
 }

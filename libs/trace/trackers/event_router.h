@@ -79,6 +79,10 @@ class EventRouter {
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   StringId cpufreq_ = kNullStringId;
   StringId cpuidle_ = kNullStringId;
+  // The cpu_frequency [0] / cpu_idle [1] counter track of each cpu, UINT32_MAX until interned:
+  // a track's identity is its type and cpu, so after the first event per cpu the track
+  // interning (string key, dimension args) is skipped.
+  std::vector<uint32_t> cpu_counter_tracks_[2];
   // Interned on the first inline cpu_frequency / cpu_idle ftrace_event row.
   StringId state_key_ = kNullStringId;
   StringId cpu_id_key_ = kNullStringId;

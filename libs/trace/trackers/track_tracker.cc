@@ -69,7 +69,12 @@ uint32_t TrackTracker::InternTrack(std::string_view type, std::string_view event
 }
 
 uint32_t TrackTracker::InternThreadTrack(uint32_t utid) {
-  return InternTrack("thread_execution", "slice", kNullStringId, {Dim("utid", utid)});
+  if (utid >= thread_tracks_.size()) thread_tracks_.resize(utid + 1, UINT32_MAX);
+  uint32_t& track = thread_tracks_[utid];
+  if (track == UINT32_MAX) {
+    track = InternTrack("thread_execution", "slice", kNullStringId, {Dim("utid", utid)});
+  }
+  return track;
 }
 
 uint32_t TrackTracker::InternProcessTrack(uint32_t upid, StringId name, std::string_view type) {

@@ -66,6 +66,9 @@ class TrackTracker {
   TraceStorage* storage_;
   ArgsTracker* args_;
   absl::flat_hash_map<std::string, uint32_t> tracks_;  // type + dimension values → track
+  // utid → its thread_execution track (UINT32_MAX: not interned yet). Every atrace and
+  // track-less slice event asks for one; this skips building the string key each time.
+  std::vector<uint32_t> thread_tracks_;
   StringId utid_key_, upid_key_, cpu_key_, name_key_;
   uint32_t machine_ = 0;
 };
