@@ -729,6 +729,20 @@ struct WinscopeData {
     std::vector<SfLayer> layers;
   };
   std::unique_ptr<SfSnapshot> sf_snapshot;
+
+  // kWindowManager: the dump's window containers in hierarchy order (empty when the hierarchy
+  // could not be read). Each keeps its own message without its children (proto, args).
+  struct WmContainer {
+    StringId proto = kNullStringId, title = kNullStringId, type = kNullStringId,
+             name_override = kNullStringId;
+    std::vector<Arg> args;
+    int32_t token = 0;
+    std::optional<int32_t> parent_token;
+    std::optional<uint32_t> child_index;
+    bool is_visible = false;
+    std::optional<TraceRect> rect;
+  };
+  std::vector<WmContainer> wm_containers;
 };
 
 struct EventPayload {

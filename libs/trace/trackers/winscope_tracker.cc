@@ -91,11 +91,27 @@ void WinscopeTracker::OnEvent(int64_t ts, const WinscopeData& e) {
     case WinscopeData::Kind::kSurfaceFlingerLayers:
       return SurfaceFlingerLayers(ts, e);
     case WinscopeData::Kind::kWindowManager: {
-      s->windowmanager.Insert({.ts = ts,
-                               .arg_set_id = args,
-                               .base64_proto_id = e.proto,
-                               .focused_display_id = e.focused_display_id,
-                               .has_invalid_elapsed_ts = e.has_invalid_elapsed_ts ? 1 : 0});
+      const uint32_t snapshot =
+          s->windowmanager.Insert({.ts = ts,
+                                   .arg_set_id = args,
+                                   .base64_proto_id = e.proto,
+                                   .focused_display_id = e.focused_display_id,
+                                   .has_invalid_elapsed_ts = e.has_invalid_elapsed_ts ? 1 : 0});
+      for (const WinscopeData::WmContainer& c : e.wm_containers) {
+        std::optional<uint32_t> rect;
+        if (c.rect) rect = AddTraceRect(*c.rect);
+        s->windowmanager_windowcontainer.Insert({.snapshot_id = snapshot,
+                                                 .arg_set_id = ctx_->args.AddArgSet(c.args),
+                                                 .base64_proto_id = c.proto,
+                                                 .title = c.title,
+                                                 .token = c.token,
+                                                 .parent_token = c.parent_token,
+                                                 .child_index = c.child_index,
+                                                 .is_visible = c.is_visible ? 1u : 0u,
+                                                 .window_rect_id = rect,
+                                                 .container_type = c.type,
+                                                 .name_override = c.name_override});
+      }
       return;
     }
   }

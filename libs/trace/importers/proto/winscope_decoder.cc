@@ -5,6 +5,8 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/schema_pools.h"
 #include "libs/trace/importers/proto/viewcapture_geometry.h"
+#include "libs/trace/importers/proto/windowmanager_hierarchy.h"
+#include "libs/trace/importers/proto/windowmanager_pruning.h"
 
 namespace tw {
 namespace {
@@ -586,11 +588,12 @@ void WinscopeDecoder::DecodeViewCapture(const PacketContext& packet, const proto
 
 void WinscopeDecoder::DecodeWindowManager(const PacketContext& packet,
                                           const proto::Field& field) {
+  constexpr std::string_view kStat = "winscope_windowmanager_parse_errors";
+  const std::string_view bytes = field.as_string();
   WinscopeData data;
   data.kind = WinscopeData::Kind::kWindowManager;
-  data.proto = Base64(field.as_string());
   int64_t elapsed = 0;
-  proto::Decoder d(field);
+  proto::Decoder d(bytes);
   proto::Field f;
   while (d.Next(&f)) {
     if (f.id == window_manager::kElapsedRealtimeNanos) elapsed = f.as_int64();
@@ -605,11 +608,45 @@ void WinscopeDecoder::DecodeWindowManager(const PacketContext& packet,
     }
   }
   data.has_invalid_elapsed_ts = elapsed == 0;
-  // The snapshot's own fields; the window hierarchy below the service is not flattened into
-  // the snapshot's args.
-  const std::vector<uint32_t> allowed = {window_manager::kElapsedRealtimeNanos, 2};
-  data.args = Args("WindowManagerTraceEntry", field.as_string(),
-                   "winscope_windowmanager_parse_errors", &allowed);
+  // The dump's own state: everything but the window hierarchy, which gets a row per container.
+  const std::string pruned_entry =
+      windowmanager::PruneChildren(bytes, windowmanager::PruneFrom::kEntry);
+  data.proto = Base64(pruned_entry);
+  data.args = Args("WindowManagerTraceEntry", pruned_entry, kStat);
+
+  std::vector<windowmanager::Container> containers;
+  if (!windowmanager::FlattenWindowHierarchy(bytes, &containers)) {
+    ctx_->storage->IncrementStat(kStat);
+    containers.clear();
+  }
+  for (const windowmanager::Container& c : containers) {
+    const bool root = !c.parent_token;
+    const std::string pruned = windowmanager::PruneChildren(
+        c.bytes, root ? windowmanager::PruneFrom::kRootContainer
+                      : windowmanager::PruneFrom::kContainerChild);
+    WinscopeData::WmContainer row;
+    row.proto = Base64(pruned);
+    row.args = Args(root ? "RootWindowContainerProto" : "WindowContainerChildProto", pruned, kStat);
+    row.title = ctx_->Intern(c.title);
+    row.type = ctx_->Intern(c.type);
+    if (c.name_override) row.name_override = ctx_->Intern(*c.name_override);
+    row.token = c.token;
+    row.parent_token = c.parent_token;
+    row.child_index = c.child_index;
+    row.is_visible = c.is_visible;
+    if (c.rect) {
+      WinscopeData::TraceRect t;
+      t.rect = {static_cast<double>(c.rect->x), static_cast<double>(c.rect->y),
+                static_cast<double>(c.rect->w), static_cast<double>(c.rect->h)};
+      t.group_id = static_cast<uint32_t>(c.rect->display_id);
+      t.depth = c.rect->depth;
+      t.is_visible = c.rect->is_visible;
+      t.opacity = c.rect->opacity;
+      t.transform = WinscopeData::Transform{};  // window frames are in display space
+      row.rect = std::move(t);
+    }
+    data.wm_containers.push_back(std::move(row));
+  }
   Push(packet, std::move(data));
 }
 

@@ -131,3 +131,35 @@ SELECT id, snapshot_id, arg_set_id, base64_proto_id, layer_id, layer_name, is_vi
   corner_radius_tl, corner_radius_tr, corner_radius_bl, corner_radius_br, hwc_composition_type,
   is_hidden_by_policy, z_order_relative_of, is_missing_z_parent, layer_rect_id, input_rect_id
 FROM __intrinsic_surfaceflinger_layer;
+
+-- The window containers of each window manager dump (also android_windowmanager_windowcontainer
+-- in android.winscope.windowmanager).
+CREATE PERFETTO VIEW windowmanager_windowcontainer(
+  -- Row id.
+  id ID,
+  -- The dump (android_windowmanager.id).
+  snapshot_id LONG,
+  -- The container's own fields (not its children), as args.
+  arg_set_id ARGSETID,
+  -- The container's proto without its children (base64), a string id.
+  base64_proto_id LONG,
+  -- The container's title (a window token's hash code in hex).
+  title STRING,
+  -- The container's token (its hash code).
+  token LONG,
+  -- The parent container's token (NULL for the root).
+  parent_token LONG,
+  -- Its index among the parent's children.
+  child_index LONG,
+  -- Whether the container is visible.
+  is_visible LONG,
+  -- Displays' and windows' rect as drawn (android_winscope_trace_rect.id).
+  window_rect_id LONG,
+  -- The container's kind (RootWindowContainer, DisplayContent, Task, WindowState, ...).
+  container_type STRING,
+  -- A better name for some containers (a task's id and name; a starting window's app).
+  name_override STRING
+) AS
+SELECT id, snapshot_id, arg_set_id, base64_proto_id, title, token, parent_token, child_index,
+  is_visible, window_rect_id, container_type, name_override
+FROM __intrinsic_windowmanager_windowcontainer;

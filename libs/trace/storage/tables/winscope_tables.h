@@ -321,4 +321,28 @@ TW_DEFINE_TABLE(TW_WINDOWMANAGER_TABLE)
 // clang-format on
 TW_DEFINE_TABLE(TW_PROTOLOG_TABLE)
 
+// clang-format off
+#define TW_WINDOWMANAGER_WINDOWCONTAINER_TABLE(TABLE, COLUMN)                                    \
+  TABLE(WindowManagerWindowContainerTable, windowmanager_windowcontainer,                        \
+        "The window containers of each window manager dump, in hierarchy order (depth first).")  \
+  COLUMN(snapshot_id, Uint32, kNone, {}, "The dump (windowmanager.id).")                         \
+  COLUMN(arg_set_id, OptUint32, kNone, {}, "The container's own fields (not its children).")    \
+  COLUMN(base64_proto_id, OptUint32, kNone, {},                                                  \
+         "The container's proto without its children (base64), a string id.")                   \
+  COLUMN(title, String, kNone, {}, "The container's title (a token's hash code in hex).")        \
+  COLUMN(token, Int32, kNone, {}, "The container's token (its hash code).")                      \
+  COLUMN(parent_token, OptInt32, kNone, {}, "The parent container's token (NULL for the root).") \
+  COLUMN(child_index, OptUint32, kNone, {}, "Its index among the parent's children.")            \
+  COLUMN(is_visible, OptUint32, kNone, {}, "1 when the container is visible.")                   \
+  COLUMN(window_rect_id, OptUint32, kNone, {},                                                   \
+         "Displays' and windows' rect as drawn (winscope_trace_rect.id).")                       \
+  COLUMN(container_type, String, kNone, {},                                                      \
+         "RootWindowContainer, DisplayContent, DisplayArea, Task, TaskFragment, Activity, "      \
+         "WindowToken, WindowState or WindowContainer.")                                         \
+  COLUMN(name_override, String, kNone, {},                                                       \
+         "A better name for some containers (a task's id and name; the app a starting window "   \
+         "stands for).")
+// clang-format on
+TW_DEFINE_TABLE(TW_WINDOWMANAGER_WINDOWCONTAINER_TABLE)
+
 }  // namespace tw
