@@ -204,12 +204,19 @@ void EventRouter::OnCpuCounter(const Event& e) {
   const uint32_t cpu = e.cpu_counter.cpu;
   if (e.ftrace_row) WriteCpuCounterFtraceRow(e, freq);
   ctx_->sched.Cpu(cpu);
-  std::vector<uint32_t>& tracks = cpu_counter_tracks_[freq ? 0 : 1];
-  if (cpu >= tracks.size()) tracks.resize(cpu + 1, UINT32_MAX);
-  uint32_t& track = tracks[cpu];
+  // The cache holds the host's tracks only: a remote machine's cpu N has its own track.
+  uint32_t track = UINT32_MAX;
+  uint32_t* cached = nullptr;
+  if (e.machine == 0) {
+    std::vector<uint32_t>& tracks = cpu_counter_tracks_[freq ? 0 : 1];
+    if (cpu >= tracks.size()) tracks.resize(cpu + 1, UINT32_MAX);
+    cached = &tracks[cpu];
+    track = *cached;
+  }
   if (track == UINT32_MAX) {
     track = ctx_->tracks.InternCpuCounterTrack(cpu, freq ? cpufreq_ : cpuidle_,
                                                freq ? "cpu_frequency" : "cpu_idle");
+    if (cached) *cached = track;
   }
   storage_->counter.Insert({.ts = e.ts, .track_id = track, .value = e.cpu_counter.value});
   storage_->ExtendBounds(e.ts);

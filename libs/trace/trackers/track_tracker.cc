@@ -69,6 +69,10 @@ uint32_t TrackTracker::InternTrack(std::string_view type, std::string_view event
 }
 
 uint32_t TrackTracker::InternThreadTrack(uint32_t utid) {
+  // The cache holds the host's tracks only: a remote machine's track has its own identity.
+  if (machine_ != 0) {
+    return InternTrack("thread_execution", "slice", kNullStringId, {Dim("utid", utid)});
+  }
   if (utid >= thread_tracks_.size()) thread_tracks_.resize(utid + 1, UINT32_MAX);
   uint32_t& track = thread_tracks_[utid];
   if (track == UINT32_MAX) {
