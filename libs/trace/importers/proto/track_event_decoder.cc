@@ -11,11 +11,11 @@
 #include "libs/trace/importers/proto/descriptor_args.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
-#include "libs/trace/importers/proto/track_event_callstack.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/importers/proto/repeated_varints.h"
 #include "libs/trace/importers/proto/saturating_math.h"
 #include "libs/trace/importers/proto/schema_pools.h"
+#include "libs/trace/importers/proto/track_event_callstack.h"
 
 namespace tw {
 namespace {
