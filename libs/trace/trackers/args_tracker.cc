@@ -1,6 +1,5 @@
 #include "libs/trace/trackers/args_tracker.h"
 
-#include <algorithm>
 #include <cstring>
 
 namespace tw {
@@ -53,6 +52,10 @@ ArgsTracker::ArgsTracker(TraceStorage* storage) : storage_(storage) {
   for (int i = 0; i < 8; ++i) type_names_[i] = storage_->Intern(names[i]);
 }
 
+ArgsTracker::ArgsTracker(TraceStorage* storage, int index_bits) : ArgsTracker(storage) {
+  if (index_bits < 64) index_mask_ = (uint64_t{1} << index_bits) - 1;
+}
+
 Arg ArgsTracker::MakeArg(std::string_view key, ArgValue value) {
   const StringId k = storage_->Intern(key);
   return Arg{k, k, value};
@@ -64,34 +67,39 @@ Arg ArgsTracker::MakeArg(std::string_view flat_key, std::string_view key, ArgVal
 
 std::optional<uint32_t> ArgsTracker::AddArgSet(absl::Span<const Arg> args) {
   if (args.empty()) return std::nullopt;
-  const uint32_t ordinal = static_cast<uint32_t>(set_first_row_.size());
-  const SetHash hash = HashArgs(args);
+  const uint32_t id = storage_->args.row_count();  // the new set's id, should it be new
+  SetHash hash = HashArgs(args);
+  hash.index &= index_mask_;
   // One probe: claims the index hash for the new set, or yields the newest set sharing it.
-  auto [it, fresh] = newest_by_hash_.try_emplace(hash.index, IndexEntry{ordinal, hash.check});
-  uint32_t older = UINT32_MAX;
+  auto [it, fresh] = newest_by_hash_.try_emplace(hash.index, IndexEntry{id, hash.check});
   if (!fresh) {
     // Agreeing on both hashes (96 bits) is taken as equality without reading the stored rows,
     // which are scattered through the args columns and would cost several cache misses per
     // event: across a million distinct sets the chance of a false match is about 1e-17.
-    if (it->second.check == hash.check) return set_first_row_[it->second.ordinal];
+    if (it->second.check == hash.check) return it->second.arg_set_id;
     // Another set owns this index hash (rare): compare the older ones sharing it in full.
-    for (uint32_t c = older_same_hash_[it->second.ordinal]; c != UINT32_MAX;
-         c = older_same_hash_[c]) {
-      if (Matches(c, args)) return set_first_row_[c];
+    for (auto older = older_same_hash_.find(it->second.arg_set_id);
+         older != older_same_hash_.end(); older = older_same_hash_.find(older->second)) {
+      if (Matches(older->second, args)) return older->second;
     }
-    older = it->second.ordinal;
-    it->second = IndexEntry{ordinal, hash.check};
+    older_same_hash_.emplace(id, it->second.arg_set_id);
+    it->second = IndexEntry{id, hash.check};
   }
-  older_same_hash_.push_back(older);
-  return AppendRows(args);
+  AppendRows(args);
+  return id;
 }
 
-bool ArgsTracker::Matches(uint32_t ordinal, absl::Span<const Arg> args) const {
-  if (set_size_[ordinal] != args.size()) return false;
+bool ArgsTracker::Matches(uint32_t arg_set_id, absl::Span<const Arg> args) const {
   const ArgTable& t = storage_->args;
+  const uint32_t end = arg_set_id + static_cast<uint32_t>(args.size());
+  // The set must have exactly args.size() rows: the row after them starts another set.
+  if (end > t.row_count() || (end < t.row_count() && t.arg_set_id[end] == arg_set_id)) {
+    return false;
+  }
   for (size_t i = 0; i < args.size(); ++i) {
-    const uint32_t row = set_first_row_[ordinal] + static_cast<uint32_t>(i);
+    const uint32_t row = arg_set_id + static_cast<uint32_t>(i);
     const Arg& a = args[i];
+    if (t.arg_set_id[row] != arg_set_id) return false;
     if (t.key[row] != a.key || t.flat_key[row] != a.flat_key) return false;
     // Compare through the original value kept in the columns.
     if (t.value_type[row] != type_names_[static_cast<int>(a.value.type)]) return false;
@@ -101,11 +109,10 @@ bool ArgsTracker::Matches(uint32_t ordinal, absl::Span<const Arg> args) const {
   return true;
 }
 
-uint32_t ArgsTracker::AppendRows(absl::Span<const Arg> args) {
+void ArgsTracker::AppendRows(absl::Span<const Arg> args) {
   ArgTable& t = storage_->args;
   const uint32_t id = t.row_count();
-  set_first_row_.push_back(id);
-  set_size_.push_back(static_cast<uint32_t>(args.size()));
+  ++set_count_;
   for (const Arg& a : args) {
     const auto type = a.value.type;
     const bool is_int = type == ArgValue::Type::kInt || type == ArgValue::Type::kUint ||
@@ -121,18 +128,14 @@ uint32_t ArgsTracker::AppendRows(absl::Span<const Arg> args) {
                                 : std::optional<double>(),
               .value_type = type_names_[static_cast<int>(type)]});
   }
-  return id;
 }
 
 std::vector<Arg> ArgsTracker::GetArgSet(uint32_t arg_set_id) const {
   std::vector<Arg> out;
-  // Sets are appended in row order, so their first rows are sorted.
-  const auto found = std::lower_bound(set_first_row_.begin(), set_first_row_.end(), arg_set_id);
-  if (found == set_first_row_.end() || *found != arg_set_id) return out;
-  const uint32_t ordinal = static_cast<uint32_t>(found - set_first_row_.begin());
   const ArgTable& t = storage_->args;
-  for (uint32_t i = 0; i < set_size_[ordinal]; ++i) {
-    const uint32_t row = arg_set_id + i;
+  // A set's id is its first row, so a row whose arg_set_id is another row is not a set's start.
+  if (arg_set_id >= t.row_count() || t.arg_set_id[arg_set_id] != arg_set_id) return out;
+  for (uint32_t row = arg_set_id; row < t.row_count() && t.arg_set_id[row] == arg_set_id; ++row) {
     Arg a;
     a.flat_key = t.flat_key[row];
     a.key = t.key[row];

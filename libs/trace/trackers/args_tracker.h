@@ -7,7 +7,10 @@
 // per-set vectors below.
 // AddArgSet runs once per ftrace event on the import's hot path: it hashes the set with a
 // cheap multiply-mix, finds a stored set with one probe of a hash → set id index, and allocates
-// nothing per set (sets sharing an index hash are chained through a vector).
+// nothing per set. The index is the only per-set state: a set's rows, size and id are read
+// back from the args table itself (its rows are contiguous and carry their arg_set_id), because
+// on a trace with millions of distinct sets every extra per-set vector costs tens of MiB at
+// the import's peak. Sets sharing an index hash (rare) are chained through a small side map.
 
 #include <cstdint>
 #include <optional>
@@ -23,13 +26,16 @@ namespace tw {
 class ArgsTracker {
  public:
   explicit ArgsTracker(TraceStorage* storage);
+  // For tests: keeps only the low `index_bits` of the index hash, so distinct sets share an
+  // index hash often and the chain of sets sharing one is exercised.
+  ArgsTracker(TraceStorage* storage, int index_bits);
 
   // Returns the id of the set holding exactly `args` (in order), adding it if new;
   // nullopt for an empty set. Hot callers pass a stack array.
   std::optional<uint32_t> AddArgSet(absl::Span<const Arg> args);
 
   // Number of distinct sets stored.
-  uint32_t set_count() const { return static_cast<uint32_t>(set_first_row_.size()); }
+  uint32_t set_count() const { return set_count_; }
 
   // Helpers to build args with interned keys.
   Arg MakeArg(std::string_view key, ArgValue value);
@@ -40,19 +46,21 @@ class ArgsTracker {
 
  private:
   TraceStorage* storage_;
-  // Whether the stored set with ordinal `ordinal` holds exactly `args`.
-  bool Matches(uint32_t ordinal, absl::Span<const Arg> args) const;
-  // Appends a new set's rows; returns its arg_set_id (the id of its first row).
-  uint32_t AppendRows(absl::Span<const Arg> args);
+  // Whether the stored set `arg_set_id` holds exactly `args`.
+  bool Matches(uint32_t arg_set_id, absl::Span<const Arg> args) const;
+  // Appends a new set's rows; its arg_set_id is the id of its first row.
+  void AppendRows(absl::Span<const Arg> args);
 
   struct IndexEntry {
-    uint32_t ordinal;  // the newest set with this index hash
-    uint32_t check;    // that set's check hash
+    uint32_t arg_set_id;  // the newest set with this index hash
+    uint32_t check;       // that set's check hash
   };
   absl::flat_hash_map<uint64_t, IndexEntry> newest_by_hash_;
-  std::vector<uint32_t> older_same_hash_;  // ordinal → previous ordinal with its hash, or none
-  std::vector<uint32_t> set_first_row_;    // ordinal → first row in args (= its arg_set_id)
-  std::vector<uint32_t> set_size_;
+  // arg_set_id → the next older set with the same index hash; only sets that displaced another
+  // from newest_by_hash_ have an entry.
+  absl::flat_hash_map<uint32_t, uint32_t> older_same_hash_;
+  uint32_t set_count_ = 0;
+  uint64_t index_mask_ = ~uint64_t{0};
   StringId type_names_[8];
 };
 

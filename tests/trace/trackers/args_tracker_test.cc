@@ -1,7 +1,10 @@
 #include "libs/trace/trackers/args_tracker.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -101,6 +104,45 @@ TEST_F(ArgsTrackerTest, ManySetsKeepTheirIdentity) {
   }
   EXPECT_EQ(args.set_count(), static_cast<uint32_t>(kSets));
   EXPECT_EQ(storage.args.row_count(), 2u * kSets);
+}
+
+// With the index hash cut to a few bits, distinct sets share index hashes all the time: the
+// sets sharing one are told apart by their check hash and, failing that, by their rows — including
+// a set that is a prefix of another, which only the stored set's size tells apart.
+TEST_F(ArgsTrackerTest, SetsSharingAnIndexHashKeepTheirIdentity) {
+  for (int bits : {0, 3}) {
+    TraceStorage s;
+    ArgsTracker narrow(&s, bits);
+    std::vector<std::vector<Arg>> sets;
+    for (int i = 0; i < 300; ++i) {
+      std::vector<Arg> set = {narrow.MakeArg("pid", ArgValue::Int(i % 17))};
+      if (i % 3 != 0) set.push_back(narrow.MakeArg("prio", ArgValue::Int(i % 5)));
+      if (i % 4 == 0) set.push_back(narrow.MakeArg("comm", ArgValue::String(s.Intern("t"))));
+      sets.push_back(set);
+    }
+    std::vector<std::optional<uint32_t>> ids;
+    for (const auto& set : sets) ids.push_back(narrow.AddArgSet(set));
+    uint32_t distinct = 0;
+    for (size_t i = 0; i < sets.size(); ++i) {
+      // The same id again, the same id as every identical earlier set, and the same rows back.
+      ASSERT_EQ(narrow.AddArgSet(sets[i]), ids[i]) << "bits " << bits << " set " << i;
+      bool seen = false;
+      for (size_t j = 0; j < i; ++j) {
+        const bool same = sets[j].size() == sets[i].size() &&
+                          std::equal(sets[j].begin(), sets[j].end(), sets[i].begin(),
+                                     [](const Arg& a, const Arg& b) {
+                                       return a.key == b.key &&
+                                              a.value.int_value == b.value.int_value &&
+                                              a.value.string_value == b.value.string_value;
+                                     });
+        ASSERT_EQ(same, ids[j] == ids[i]) << "bits " << bits << " sets " << j << ", " << i;
+        seen |= same;
+      }
+      distinct += seen ? 0 : 1;
+      ASSERT_EQ(narrow.GetArgSet(*ids[i]).size(), sets[i].size());
+    }
+    EXPECT_EQ(narrow.set_count(), distinct);
+  }
 }
 
 // trace_processor numbers an arg set by the id of its first `args` row, so ids skip by the size
