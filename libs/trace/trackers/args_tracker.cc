@@ -26,7 +26,7 @@ SetHash HashArgs(absl::Span<const Arg> args) {
     const uint64_t type_and_string =
         (uint64_t{static_cast<uint8_t>(a.value.type)} << 32) | a.value.string_value;
     const uint64_t int_bits = static_cast<uint64_t>(a.value.int_value);
-    // 0.0 and -0.0 compare equal (SameValue), so they must hash alike.
+    // 0.0 and -0.0 are one value, so they must hash alike.
     uint64_t real_bits = 0;
     if (a.value.real_value != 0) std::memcpy(&real_bits, &a.value.real_value, sizeof real_bits);
     index = FoldedMultiply(index ^ keys ^ 0xA0761D6478BD642Full,
@@ -38,11 +38,6 @@ SetHash HashArgs(absl::Span<const Arg> args) {
                            real_bits ^ 0x452821E638D01377ull);
   }
   return {index, static_cast<uint32_t>(check ^ (check >> 32))};
-}
-
-bool SameValue(const ArgValue& a, const ArgValue& b) {
-  return a.type == b.type && a.int_value == b.int_value && a.string_value == b.string_value &&
-         (a.real_value == b.real_value || (a.real_value != a.real_value && b.real_value != b.real_value));
 }
 
 }  // namespace
@@ -68,45 +63,13 @@ Arg ArgsTracker::MakeArg(std::string_view flat_key, std::string_view key, ArgVal
 std::optional<uint32_t> ArgsTracker::AddArgSet(absl::Span<const Arg> args) {
   if (args.empty()) return std::nullopt;
   const uint32_t id = storage_->args.row_count();  // the new set's id, should it be new
-  SetHash hash = HashArgs(args);
-  hash.index &= index_mask_;
-  // One probe: claims the index hash for the new set, or yields the newest set sharing it.
-  auto [it, fresh] = newest_by_hash_.try_emplace(hash.index, IndexEntry{id, hash.check});
-  if (!fresh) {
-    // Agreeing on both hashes (96 bits) is taken as equality without reading the stored rows,
-    // which are scattered through the args columns and would cost several cache misses per
-    // event: across a million distinct sets the chance of a false match is about 1e-17.
-    if (it->second.check == hash.check) return it->second.arg_set_id;
-    // Another set owns this index hash (rare): compare the older ones sharing it in full.
-    for (auto older = older_same_hash_.find(it->second.arg_set_id);
-         older != older_same_hash_.end(); older = older_same_hash_.find(older->second)) {
-      if (Matches(older->second, args)) return older->second;
-    }
-    older_same_hash_.emplace(id, it->second.arg_set_id);
-    it->second = IndexEntry{id, hash.check};
-  }
-  AppendRows(args);
-  return id;
-}
-
-bool ArgsTracker::Matches(uint32_t arg_set_id, absl::Span<const Arg> args) const {
-  const ArgTable& t = storage_->args;
-  const uint32_t end = arg_set_id + static_cast<uint32_t>(args.size());
-  // The set must have exactly args.size() rows: the row after them starts another set.
-  if (end > t.row_count() || (end < t.row_count() && t.arg_set_id[end] == arg_set_id)) {
-    return false;
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const uint32_t row = arg_set_id + static_cast<uint32_t>(i);
-    const Arg& a = args[i];
-    if (t.arg_set_id[row] != arg_set_id) return false;
-    if (t.key[row] != a.key || t.flat_key[row] != a.flat_key) return false;
-    // Compare through the original value kept in the columns.
-    if (t.value_type[row] != type_names_[static_cast<int>(a.value.type)]) return false;
-    ArgValue stored{a.value.type, t.int_value[row], t.real_value[row], t.string_value[row]};
-    if (!SameValue(stored, a.value)) return false;
-  }
-  return true;
+  const SetHash hash = HashArgs(args);
+  // Agreeing on both hashes (96 bits) is taken as equality without reading the stored rows,
+  // which are scattered through the args columns and would cost several cache misses per
+  // event: across a million distinct sets the chance of a false match is about 1e-17.
+  const uint32_t found = index_.FindOrInsert(hash.index & index_mask_, hash.check, id);
+  if (found == id) AppendRows(args);
+  return found;
 }
 
 void ArgsTracker::AppendRows(absl::Span<const Arg> args) {

@@ -106,9 +106,8 @@ TEST_F(ArgsTrackerTest, ManySetsKeepTheirIdentity) {
   EXPECT_EQ(storage.args.row_count(), 2u * kSets);
 }
 
-// With the index hash cut to a few bits, distinct sets share index hashes all the time: the
-// sets sharing one are told apart by their check hash and, failing that, by their rows — including
-// a set that is a prefix of another, which only the stored set's size tells apart.
+// With the index hash cut to a few bits, distinct sets share index hashes (and the index's
+// shard and buckets) all the time: the check hash still tells them apart, prefix sets included.
 TEST_F(ArgsTrackerTest, SetsSharingAnIndexHashKeepTheirIdentity) {
   for (int bits : {0, 3}) {
     TraceStorage s;
