@@ -61,6 +61,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kStateChange: return "state_change";
     case EventType::kGlobalSlice: return "global_slice";
     case EventType::kProtoLog: return "protolog";
+    case EventType::kPerfSample: return "perf_sample";
   }
   return "unknown";
 }

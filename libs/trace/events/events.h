@@ -54,6 +54,7 @@ enum class EventType : uint8_t {
   kGlobalSlice,         // a slice begin / end on a global set of tracks, by cookie (GlobalSliceData)
   kProtoLog,            // a ProtoLog message or viewer config (ProtoLogData)
   kFtracePrint,         // a print ftrace event's ftrace_event row (FtracePrintData, inline)
+  kPerfSample,          // a traced_perf sample, lost-records note or producer event (PerfSampleData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -454,6 +455,40 @@ struct V8CpuProfileData {
   uint32_t tid = 0;
   uint32_t node_id = 0;
   std::vector<Node> nodes;
+};
+
+// A PerfSample packet (traced_perf's sampling of a timebase counter with follower counters
+// and, if asked, callstacks), resolved against its sequence: the callstack's frames and the
+// names of the counters the sequence's PerfSampleDefaults configured. The tracker keeps one
+// perf session per sequence and one counter track per (session, cpu, counter).
+struct PerfSampleData {
+  enum class Kind : uint8_t {
+    kSample,         // a sample: counter values, and the thread and callstack when recorded
+    kRecordsLost,    // not a sample: the kernel's ring buffer for `cpu` lost `records_lost`
+    kProducerEvent,  // not a sample: a note from the producer (`guardrail_stop`: it stopped)
+  };
+  // What the sequence's PerfSampleDefaults say about the stream: its counters, named as perf
+  // names them ("cpu-clock", "instructions:u"). Absent defaults mean an old producer (Android
+  // R / early S) whose timebase is the per-cpu timer.
+  struct Stream {
+    StringId timebase = kNullStringId;
+    std::vector<StringId> followers;
+    std::optional<uint32_t> process_shard_count;
+    uint32_t chosen_process_shard = 0;
+  };
+  Kind kind = Kind::kSample;
+  uint32_t sequence_id = 0;
+  std::shared_ptr<const Stream> stream;  // shared by the samples of one sequence
+  std::optional<uint32_t> cpu;
+  uint32_t pid = 0, tid = 0;
+  uint64_t records_lost = 0;
+  bool guardrail_stop = false;
+  StringId cpu_mode = kNullStringId;      // null: unknown
+  StringId unwind_error = kNullStringId;  // null: none
+  std::optional<uint64_t> timebase_count;
+  std::vector<uint64_t> follower_counts;
+  // The callstack (outermost frame first) when the sample carried a resolvable callstack_iid.
+  std::vector<CallstackFrame> callstack;
 };
 
 // A zero-duration slice on a global track known by name and type, e.g. trace triggers on

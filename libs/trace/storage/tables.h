@@ -46,6 +46,9 @@ using OptI32 = std::optional<int32_t>;
   X(TW_STACK_PROFILE_SYMBOL_TABLE)         \
   X(TW_CPU_PROFILE_STACK_SAMPLE_TABLE)     \
   X(TW_TRACK_EVENT_CALLSTACKS_TABLE)       \
+  X(TW_PERF_SESSION_TABLE)                 \
+  X(TW_PERF_SAMPLE_TABLE)                  \
+  X(TW_PERF_SAMPLE_COUNTER_TABLE)          \
   X(TW_ARG_TABLE)                          \
   X(TW_FTRACE_EVENT_TABLE)                 \
   X(TW_CHROME_RAW_TABLE)                   \

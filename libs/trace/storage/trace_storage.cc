@@ -149,6 +149,7 @@ void TraceStorage::ComputeBoundsFromTables() {
   for (uint32_t r = 0; r < cpu_profile_stack_sample.row_count(); ++r) {
     point(cpu_profile_stack_sample.ts[r]);
   }
+  for (uint32_t r = 0; r < perf_sample.row_count(); ++r) point(perf_sample.ts[r]);
   if (start == INT64_MAX) {
     start_ts_ = INT64_MAX;
     end_ts_ = INT64_MIN;

@@ -26,6 +26,7 @@ EventRouter::EventRouter(TraceContext* context)
       states_(context->storage, &context->args),
       atrace_async_(context),
       v8_profiles_(context),
+      perf_samples_(context),
       protolog_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
@@ -66,6 +67,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kAndroidLog: OnAndroidLog(e.ts, e.As<AndroidLogData>()); break;
     case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
     case EventType::kV8CpuProfile: v8_profiles_.OnEvent(e.ts, e.As<V8CpuProfileData>()); break;
+    case EventType::kPerfSample: perf_samples_.OnEvent(e.ts, e.As<PerfSampleData>()); break;
     case EventType::kImportLog: {
       const ImportLogData& log = e.As<ImportLogData>();
       storage_->RecordImportLog(log.stat, log.log_ts, ctx_->args.AddArgSet(log.args));

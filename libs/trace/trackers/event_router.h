@@ -17,6 +17,7 @@
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/graphics_frame_tracker.h"
 #include "libs/trace/trackers/kernel_event_tracker.h"
+#include "libs/trace/trackers/perf_sample_tracker.h"
 #include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
@@ -73,6 +74,7 @@ class EventRouter {
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
   AtraceAsyncTracks atrace_async_;
   V8CpuProfileTracker v8_profiles_;
+  PerfSampleTracker perf_samples_;
   ProtoLogTracker protolog_;
   AndroidCpuPerUidTotalsData cpu_per_uid_totals_;  // the latest cumulative totals
   AsyncTrackSets global_slices_;  // GlobalSliceData's sets of tracks

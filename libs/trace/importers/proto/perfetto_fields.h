@@ -1240,6 +1240,71 @@ inline constexpr uint32_t kIid = 1;       // uint64
 inline constexpr uint32_t kFrameIds = 2;  // repeated uint64 (interned frames), outermost first
 }  // namespace profile_callstack
 
+// PerfSample (protos/perfetto/trace/profiling/profile_packet.proto), TracePacket field 66.
+namespace perf_sample {
+inline constexpr uint32_t kCpu = 1;                  // uint32
+inline constexpr uint32_t kPid = 2;                  // uint32
+inline constexpr uint32_t kTid = 3;                  // uint32
+inline constexpr uint32_t kCallstackIid = 4;         // uint64 (interned callstacks)
+inline constexpr uint32_t kCpuMode = 5;              // Profiling.CpuMode
+inline constexpr uint32_t kTimebaseCount = 6;        // uint64
+inline constexpr uint32_t kFollowerCounts = 7;       // repeated uint64
+inline constexpr uint32_t kUnwindError = 16;         // Profiling.StackUnwindError
+inline constexpr uint32_t kKernelRecordsLost = 17;   // uint64
+inline constexpr uint32_t kSampleSkippedReason = 18; // PerfSample.SampleSkipReason
+inline constexpr uint32_t kProducerEvent = 19;       // PerfSample.ProducerEvent
+}  // namespace perf_sample
+
+// PerfSample.ProducerEvent (protos/perfetto/trace/profiling/profile_packet.proto)
+namespace perf_sample_producer_event {
+inline constexpr uint32_t kSourceStopReason = 1;  // DataSourceStopReason (1: guardrail)
+}  // namespace perf_sample_producer_event
+
+// PerfSampleDefaults (protos/perfetto/trace/profiling/profile_packet.proto)
+namespace perf_sample_defaults {
+inline constexpr uint32_t kTimebase = 1;            // PerfEvents.Timebase
+inline constexpr uint32_t kProcessShardCount = 2;   // uint32
+inline constexpr uint32_t kChosenProcessShard = 3;  // uint32
+inline constexpr uint32_t kFollowers = 4;           // repeated FollowerEvent
+}  // namespace perf_sample_defaults
+
+// PerfEvents.Timebase (protos/perfetto/common/perf_events.proto)
+namespace perf_events_timebase {
+inline constexpr uint32_t kPeriod = 1;          // uint64
+inline constexpr uint32_t kFrequency = 2;       // uint64
+inline constexpr uint32_t kTracepoint = 3;      // PerfEvents.Tracepoint
+inline constexpr uint32_t kCounter = 4;         // PerfEvents.Counter
+inline constexpr uint32_t kRawEvent = 5;        // PerfEvents.RawEvent
+inline constexpr uint32_t kPollPeriodMs = 6;    // uint32
+inline constexpr uint32_t kName = 10;           // string
+inline constexpr uint32_t kTimestampClock = 11; // PerfEvents.PerfClock
+inline constexpr uint32_t kModifiers = 12;      // repeated PerfEvents.EventModifier
+}  // namespace perf_events_timebase
+
+// FollowerEvent (protos/perfetto/common/perf_events.proto)
+namespace perf_follower_event {
+inline constexpr uint32_t kCounter = 1;     // PerfEvents.Counter
+inline constexpr uint32_t kTracepoint = 2;  // PerfEvents.Tracepoint
+inline constexpr uint32_t kRawEvent = 3;    // PerfEvents.RawEvent
+inline constexpr uint32_t kName = 4;        // string
+inline constexpr uint32_t kModifiers = 5;   // repeated PerfEvents.EventModifier
+}  // namespace perf_follower_event
+
+// PerfEvents.Tracepoint (protos/perfetto/common/perf_events.proto)
+namespace perf_events_tracepoint {
+inline constexpr uint32_t kName = 1;    // string ("group:name")
+inline constexpr uint32_t kFilter = 2;  // string
+}  // namespace perf_events_tracepoint
+
+// PerfEvents.RawEvent (protos/perfetto/common/perf_events.proto)
+namespace perf_events_raw_event {
+inline constexpr uint32_t kType = 1;     // uint32
+inline constexpr uint32_t kConfig = 2;   // uint64
+inline constexpr uint32_t kConfig1 = 3;  // uint64
+inline constexpr uint32_t kConfig2 = 4;  // uint64
+inline constexpr uint32_t kPmuName = 5;  // string
+}  // namespace perf_events_raw_event
+
 // TrackEvent.InlineCallstack (protos/perfetto/trace/track_event/track_event.proto)
 namespace track_event_inline_callstack {
 inline constexpr uint32_t kFrames = 1;  // repeated Frame, outermost first

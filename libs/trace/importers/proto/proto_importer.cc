@@ -53,7 +53,7 @@ std::string PacketKindName(uint32_t field) {
 }  // namespace
 
 ProtoImporter::ProtoImporter(ImportContext* ctx)
-    : ctx_(ctx), ftrace_(ctx), track_events_(ctx), system_probes_(ctx) {
+    : ctx_(ctx), ftrace_(ctx), track_events_(ctx), system_probes_(ctx), perf_samples_(ctx) {
   ctx_->track_events = &track_events_;
 }
 
@@ -454,6 +454,13 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
       return;
     case tp::kProcessDescriptor:
       track_events_.OnProcessDescriptor(packet, data);
+      return;
+    case tp::kPerfSample:
+      if (data.type == proto::kLengthDelimited) {
+        perf_samples_.Decode(packet, data);
+      } else {
+        ctx_->storage->IncrementStat("proto_decode_errors");
+      }
       return;
     case tp::kCompressedPackets:
       HandleCompressedPackets(data);

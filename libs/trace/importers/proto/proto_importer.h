@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "libs/trace/importers/proto/ftrace_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/perf_sample_decoder.h"
 #include "libs/trace/importers/proto/system_probes_decoder.h"
 #include "libs/trace/importers/proto/track_event_decoder.h"
 #include "libs/trace/reader/chunk_source.h"
@@ -55,6 +56,7 @@ class ProtoImporter {
   FtraceDecoder ftrace_;
   TrackEventDecoder track_events_;
   SystemProbesDecoder system_probes_;
+  PerfSampleDecoder perf_samples_;
   ProtoImportStats stats_;
   int64_t latest_ts_ = 0;
   uint32_t snapshot_count_ = 0;

@@ -61,3 +61,34 @@ CREATE PERFETTO VIEW cpu_profile_stack_sample(
   process_priority LONG
 ) AS
 SELECT id, ts, callsite_id, utid, process_priority FROM __intrinsic_cpu_profile_stack_sample;
+
+-- Linux perf sampling sessions (traced_perf data sources): one per source of perf samples,
+-- including sessions that recorded only counters.
+CREATE PERFETTO VIEW perf_session(
+  -- The id of the perf session. Prefer `perf_session_id`.
+  id ID,
+  -- The id of the perf session.
+  perf_session_id LONG,
+  cmdline STRING
+) AS
+SELECT id, id AS perf_session_id, cmdline FROM __intrinsic_perf_session;
+
+-- Samples of Linux perf sampling (traced_perf): one row per sample, including samples of
+-- counters only, without a callstack.
+CREATE PERFETTO VIEW perf_sample(
+  -- Unique identifier of the sample.
+  id ID,
+  ts TIMESTAMP,
+  utid JOINID(thread.id),
+  cpu LONG,
+  -- Where the sampled thread was executing (kernel, user, hypervisor, guest_kernel,
+  -- guest_user), or 'unknown'.
+  cpu_mode STRING,
+  callsite_id JOINID(stack_profile_callsite.id),
+  unwind_error STRING,
+  perf_session_id JOINID(perf_session.id)
+) AS
+SELECT
+  id, ts, utid, cpu, COALESCE(cpu_mode, 'unknown') AS cpu_mode, callsite_id, unwind_error,
+  perf_session_id
+FROM __intrinsic_perf_sample;

@@ -202,6 +202,36 @@ SELECT
 FROM __intrinsic_track
 WHERE event_type = 'counter' AND utid IS NOT NULL;
 
+-- Counter tracks of Linux perf sampling: per session and cpu, the sampling timebase and each
+-- follower counter, named as perf names the counter ("cpu-clock", "instructions").
+CREATE PERFETTO VIEW perf_counter_track(
+  -- The track's id (track.id).
+  id ID(track.id),
+  name STRING,
+  type STRING,
+  parent_id JOINID(track.id),
+  source_arg_set_id ARGSETID,
+  machine_id JOINID(machine.id),
+  -- The values' unit, if known.
+  unit STRING,
+  -- The counter's description, if the trace gave one.
+  description STRING,
+  -- The perf session the counter was sampled in (perf_session.id).
+  perf_session_id LONG,
+  -- The cpu the counter was read on; NULL for a counter of no cpu.
+  cpu LONG,
+  -- Whether this counter is the session's sampling timebase (1) or a follower (0).
+  is_timebase BOOL
+) AS
+SELECT
+  id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+  extract_arg(source_arg_set_id, 'description') AS description,
+  extract_arg(dimension_arg_set_id, 'perf_session_id') AS perf_session_id,
+  extract_arg(dimension_arg_set_id, 'cpu') AS cpu,
+  extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase
+FROM __intrinsic_track
+WHERE type IN ('perf_cpu_counter', 'perf_global_counter');
+
 -- Every track of string-valued states.
 CREATE PERFETTO VIEW state_track(
   -- The track's id (track.id).

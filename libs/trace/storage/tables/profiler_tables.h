@@ -1,7 +1,7 @@
 #pragma once
 // Callstack profiles: mappings, frames, callsites and symbols (trace_processor's stack_profile_*
-// tables), the CPU profile samples that point into them (today: Chrome JSON's legacy V8 CPU
-// profiles) and the callstacks of track events.
+// tables), the CPU profile samples that point into them (Chrome JSON's legacy V8 CPU profiles),
+// the callstacks of track events, and Linux perf sampling (traced_perf's sessions and samples).
 
 #include "libs/trace/storage/table_declaration.h"
 
@@ -84,5 +84,44 @@ TW_DEFINE_TABLE(TW_CPU_PROFILE_STACK_SAMPLE_TABLE)
          "The event's callstack_weight, if it gave one (weighted aggregations use only these).")
 // clang-format on
 TW_DEFINE_TABLE(TW_TRACK_EVENT_CALLSTACKS_TABLE)
+
+// clang-format off
+#define TW_PERF_SESSION_TABLE(TABLE, COLUMN)                                                     \
+  TABLE(PerfSessionTable, perf_session,                                                          \
+        "A Linux perf sampling session: one per data source that wrote perf samples (each "      \
+        "traced_perf sequence).")                                                                \
+  COLUMN(cmdline, String, kNone, {}, "Command line used to collect the data, if known.")
+// clang-format on
+TW_DEFINE_TABLE(TW_PERF_SESSION_TABLE)
+
+// clang-format off
+#define TW_PERF_SAMPLE_TABLE(TABLE, COLUMN)                                                      \
+  TABLE(PerfSampleTable, perf_sample,                                                            \
+        "Samples of Linux perf sampling (traced_perf): one per sample, including samples of "    \
+        "counters only, without a callstack.")                                                   \
+  COLUMN(ts, Int64, kNone, {}, "When the sample was taken (trace clock, ns).")                   \
+  COLUMN(utid, Uint32, kNone, {}, "The sampled thread (thread.id).")                             \
+  COLUMN(cpu, OptUint32, kNone, {}, "The cpu the sampled thread was running on.")                \
+  COLUMN(cpu_mode, String, kNone, {},                                                            \
+         "Where the thread was executing: kernel, user, hypervisor, guest_kernel, guest_user; "  \
+         "NULL when unknown.")                                                                   \
+  COLUMN(callsite_id, OptUint32, kNone, {},                                                      \
+         "The unwound callstack of the sampled thread (stack_profile_callsite.id), if any.")     \
+  COLUMN(unwind_error, String, kNone, {},                                                        \
+         "Why unwinding the callstack stopped early, if it did (the callstack is then the "      \
+         "part unwound).")                                                                       \
+  COLUMN(perf_session_id, Uint32, kNone, {}, "The session (perf_session.id).")
+// clang-format on
+TW_DEFINE_TABLE(TW_PERF_SAMPLE_TABLE)
+
+// clang-format off
+#define TW_PERF_SAMPLE_COUNTER_TABLE(TABLE, COLUMN)                                              \
+  TABLE(PerfSampleCounterTable, perf_sample_counter,                                             \
+        "The counter values a perf sample read: one row per (sample, counter), linking the "     \
+        "sample to its row in `counter` (the timebase and each follower counter).")              \
+  COLUMN(sample_id, Uint32, kNone, {}, "The sample (perf_sample.id).")                           \
+  COLUMN(counter_id, Uint32, kNone, {}, "The counter value it read (counter.id).")
+// clang-format on
+TW_DEFINE_TABLE(TW_PERF_SAMPLE_COUNTER_TABLE)
 
 }  // namespace tw
