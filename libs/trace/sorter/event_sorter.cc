@@ -1,7 +1,6 @@
 #include "libs/trace/sorter/event_sorter.h"
 
 #include <algorithm>
-#include <queue>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -30,14 +29,20 @@ void ReleaseFreedMemory() {
 
 // The queues release the payloads of the events they still hold.
 EventSorter::~EventSorter() {
-  for (Event& e : batch_) e.Release();
+  for (BatchEntry& b : batch_) b.event.Release();
 }
 
-EventSorter::Queue& EventSorter::QueueAt(uint32_t id) {
-  std::vector<Queue>& queues = id < kMaxCpus ? cpu_queues_ : seq_queues_;
-  const uint32_t index = id < kMaxCpus ? id : id - kMaxCpus;
-  if (index >= queues.size()) queues.resize(index + 1);
-  return queues[index];
+EventSorter::Queue& EventSorter::QueueAt(uint32_t id, uint32_t stream) {
+  std::vector<Source>& sources = IsCpuQueue(id) ? cpu_sources_ : seq_sources_;
+  const uint32_t index = IsCpuQueue(id) ? id : id - kMaxCpus;
+  if (index >= sources.size()) sources.resize(index + 1);
+  std::vector<std::unique_ptr<Queue>>& queues = sources[index].by_stream;
+  for (const std::unique_ptr<Queue>& q : queues) {
+    if (q->stream == stream) return *q;
+  }
+  queues.push_back(std::make_unique<Queue>());
+  queues.back()->stream = stream;
+  return *queues.back();
 }
 
 void EventSorter::BeginBatch(uint32_t queue) {
@@ -48,25 +53,25 @@ void EventSorter::BeginBatch(uint32_t queue) {
 
 void EventSorter::EndBatch() {
   batching_ = false;
-  if (!std::is_sorted(batch_.begin(), batch_.end(),
-                      [](const Event& a, const Event& b) { return a.ts < b.ts; })) {
-    std::stable_sort(batch_.begin(), batch_.end(),
-                     [](const Event& a, const Event& b) { return a.ts < b.ts; });
+  auto by_ts = [](const BatchEntry& a, const BatchEntry& b) { return a.event.ts < b.event.ts; };
+  if (!std::is_sorted(batch_.begin(), batch_.end(), by_ts)) {
+    std::stable_sort(batch_.begin(), batch_.end(), by_ts);
   }
-  for (Event& e : batch_) Enqueue(batch_queue_, std::move(e));
+  for (BatchEntry& b : batch_) Enqueue(batch_queue_, b.stream, std::move(b.event));
   batch_.clear();
 }
 
-void EventSorter::Push(uint32_t queue, Event event) {
+void EventSorter::Push(uint32_t queue, uint32_t stream, Event event) {
   if (batching_ && queue == batch_queue_) {
-    batch_.push_back(std::move(event));
+    batch_.push_back({std::move(event), stream});
     return;
   }
-  Enqueue(queue, std::move(event));
+  Enqueue(queue, stream, std::move(event));
 }
 
-// Push order is the tie-break on equal timestamps: a batch's events get theirs once ordered.
-void EventSorter::Enqueue(uint32_t queue, Event event) {
+// Push order is the tie-break on equal timestamps within a stream: a batch's events get theirs
+// once ordered.
+void EventSorter::Enqueue(uint32_t queue, uint32_t stream, Event event) {
   event.seq = next_seq_++;
   if (event.ts < last_flushed_ts_) {
     // Too late to be ordered: the window already moved past it. Deliver it now rather than
@@ -76,7 +81,7 @@ void EventSorter::Enqueue(uint32_t queue, Event event) {
     event.Release();
     return;
   }
-  Queue& q = QueueAt(queue);
+  Queue& q = QueueAt(queue, stream);
   if (event.ts < q.max_ts) q.sorted = false;
   q.max_ts = std::max(q.max_ts, event.ts);
   newest_ts_ = std::max(newest_ts_, event.ts);
@@ -91,40 +96,105 @@ void EventSorter::Enqueue(uint32_t queue, Event event) {
 
 void EventSorter::Finish() { FlushUntil(INT64_MAX); }
 
-void EventSorter::FlushUntil(int64_t limit) {
-  // Heads of all non-empty queues in a min-heap; pop the earliest, refill from its queue.
-  std::vector<Queue*> active;
-  for (auto* queues : {&cpu_queues_, &seq_queues_}) {
-    for (Queue& q : *queues) {
-      if (q.events.empty()) continue;
-      if (!q.sorted) {
-        // (ts, seq) is a total order, so an unstable sort gives the same result without the
-        // temporary buffer stable_sort allocates on every flush.
-        q.events.Sort(Before);
-        q.sorted = true;
+// One stream's non-empty queues, merged by (ts, push order): a min-heap on their heads.
+class EventSorter::StreamMerge {
+ public:
+  explicit StreamMerge(uint32_t stream) : stream_(stream) {}
+  void Add(Queue* q) {
+    heap_.push_back(q);
+    std::push_heap(heap_.begin(), heap_.end(), Later);
+  }
+  uint32_t stream() const { return stream_; }
+  bool empty() const { return heap_.empty(); }
+  const Event& head() const { return heap_.front()->events.front(); }
+  // The queue holding head(); call Popped() once its front was taken.
+  Queue& head_queue() { return *heap_.front(); }
+  void Popped() {
+    if (heap_.front()->events.empty()) {
+      heap_.front() = heap_.back();
+      heap_.pop_back();
+    }
+    SiftDownTop();
+  }
+
+ private:
+  static bool Later(const Queue* a, const Queue* b) {
+    return Before(b->events.front(), a->events.front());
+  }
+  // The top's head moved on (or another queue took its place): restore the heap below it.
+  void SiftDownTop() {
+    const size_t n = heap_.size();
+    size_t i = 0;
+    while (true) {
+      size_t earliest = i;
+      for (size_t child = 2 * i + 1; child <= 2 * i + 2 && child < n; ++child) {
+        if (Later(heap_[earliest], heap_[child])) earliest = child;
       }
-      active.push_back(&q);
+      if (earliest == i) return;
+      std::swap(heap_[i], heap_[earliest]);
+      i = earliest;
     }
   }
-  auto later = [](const Queue* a, const Queue* b) {
-    return Before(b->events.front(), a->events.front());
+  uint32_t stream_;
+  std::vector<Queue*> heap_;
+};
+
+void EventSorter::Deliver(Queue& q) {
+  Event& e = q.events.front();
+  last_flushed_ts_ = e.ts;
+  sink_(e);
+  e.Release();
+  q.events.Pop();
+  --buffered_;
+  if (++drained_since_trim_ >= kEventsPerTrim) {
+    drained_since_trim_ = 0;
+    ReleaseFreedMemory();
+  }
+}
+
+void EventSorter::FlushUntil(int64_t limit) {
+  // Group the non-empty queues by stream, sorting a queue that arrived out of order.
+  std::vector<StreamMerge> streams;
+  for (auto* sources : {&cpu_sources_, &seq_sources_}) {
+    for (Source& source : *sources) {
+      for (const std::unique_ptr<Queue>& q : source.by_stream) {
+        if (q->events.empty()) continue;
+        if (!q->sorted) {
+          // (ts, seq) is a total order, so an unstable sort gives the same result without the
+          // temporary buffer stable_sort allocates on every flush.
+          q->events.Sort(Before);
+          q->sorted = true;
+        }
+        auto it = std::find_if(streams.begin(), streams.end(),
+                               [&](const StreamMerge& s) { return s.stream() == q->stream; });
+        if (it == streams.end()) it = streams.insert(streams.end(), StreamMerge(q->stream));
+        it->Add(q.get());
+      }
+    }
+  }
+  // Streams in a min-heap on (head ts, stream number): the top is the stream trace_processor
+  // drains next.
+  auto later = [](const StreamMerge* a, const StreamMerge* b) {
+    if (a->head().ts != b->head().ts) return a->head().ts > b->head().ts;
+    return a->stream() > b->stream();
   };
-  std::priority_queue<Queue*, std::vector<Queue*>, decltype(later)> heap(later,
-                                                                         std::move(active));
+  std::vector<StreamMerge*> heap;
+  for (StreamMerge& s : streams) heap.push_back(&s);
+  std::make_heap(heap.begin(), heap.end(), later);
   while (!heap.empty()) {
-    Queue* q = heap.top();
-    if (q->events.front().ts > limit) break;
-    heap.pop();
-    Event& e = q->events.front();
-    last_flushed_ts_ = e.ts;
-    sink_(e);
-    e.Release();
-    q->events.Pop();
-    --buffered_;
-    if (!q->events.empty()) heap.push(q);
-    if (++drained_since_trim_ >= kEventsPerTrim) {
-      drained_since_trim_ = 0;
-      ReleaseFreedMemory();
+    StreamMerge* s = heap.front();
+    if (s->head().ts > limit) break;
+    std::pop_heap(heap.begin(), heap.end(), later);
+    heap.pop_back();
+    // Drain it while its events are <= every other stream's head (and the limit).
+    const int64_t bound = std::min(limit, heap.empty() ? INT64_MAX : heap.front()->head().ts);
+    do {
+      Deliver(s->head_queue());
+      s->Popped();
+    } while (!s->empty() && s->head().ts <= bound);
+    if (!s->empty()) {
+      heap.push_back(s);
+      std::push_heap(heap.begin(), heap.end(), later);
     }
   }
 }

@@ -45,6 +45,72 @@ TEST(EventSorterTest, EqualTimestampsKeepPushOrder) {
   EXPECT_EQ(pids, (std::vector<int32_t>{1, 2, 3}));
 }
 
+struct StreamIn {
+  uint32_t queue;
+  uint32_t stream;
+  int64_t ts;
+  int32_t pid;
+};
+
+std::vector<int32_t> DrainStreams(const std::vector<StreamIn>& in) {
+  std::vector<int32_t> pids;
+  EventSorter sorter(0, [&](Event& e) { pids.push_back(e.pid); });
+  for (const StreamIn& i : in) sorter.Push(i.queue, i.stream, At(i.ts, i.pid));
+  sorter.Finish();
+  return pids;
+}
+
+// Two cpus' sched_switch streams both switch at t=30 (trace_processor's rule, not push order):
+// cpu 1's stream drains 10 and stops before 30 because cpu 3's head (20) is earlier; cpu 3's
+// stream then drains 20 and, its next event being <= cpu 1's head, 30 too.
+TEST(EventSorterTest, TieAcrossStreamsGoesToTheStreamBeingDrained) {
+  const auto pids = DrainStreams({{1, 2, 10, 1}, {1, 2, 30, 2}, {3, 4, 20, 3}, {3, 4, 30, 4}});
+  EXPECT_EQ(pids, (std::vector<int32_t>{1, 3, 4, 2}));
+}
+
+// When a run starts, equal heads go to the stream created first (the lowest number), whatever
+// was pushed first.
+TEST(EventSorterTest, TieBetweenHeadsGoesToTheFirstCreatedStream) {
+  const auto pids = DrainStreams({{5, 7, 10, 1}, {6, 3, 10, 2}, {0, 5, 10, 3}});
+  EXPECT_EQ(pids, (std::vector<int32_t>{2, 3, 1}));
+}
+
+// A run keeps going through several equal timestamps of its own before yielding.
+TEST(EventSorterTest, RunDrainsEveryEventUpToTheNextStreamsHead) {
+  const auto pids = DrainStreams({{0, 0, 20, 1}, {0, 0, 20, 2}, {0, 0, 25, 3},
+                                  {1, 1, 5, 4}, {1, 1, 20, 5}, {1, 1, 20, 6}, {1, 1, 21, 7}});
+  // Stream 1 starts (5) and drains up to stream 0's head, 20, inclusive; then stream 0 drains
+  // up to stream 1's new head (21); then 21 and 25.
+  EXPECT_EQ(pids, (std::vector<int32_t>{4, 5, 6, 1, 2, 7, 3}));
+}
+
+// Within one stream, sources merge by (ts, push order), exactly as before streams existed.
+TEST(EventSorterTest, OneStreamFromSeveralSourcesKeepsPushOrder) {
+  const auto pids = DrainStreams({{EventSorter::QueueForSequence(1), 0, 10, 1},
+                                  {EventSorter::QueueForSequence(2), 0, 5, 2},
+                                  {EventSorter::QueueForSequence(2), 0, 10, 3},
+                                  {EventSorter::QueueForSequence(1), 0, 10, 4},
+                                  {EventSorter::QueueForSequence(3), 1, 10, 5}});
+  EXPECT_EQ(pids, (std::vector<int32_t>{2, 1, 3, 4, 5}));
+}
+
+// A batch may feed several streams (compact switches, compact wakings, plain events of one
+// bundle): each stream receives its events in timestamp order.
+TEST(EventSorterTest, BatchFeedsSeveralStreams) {
+  std::vector<int32_t> pids;
+  EventSorter sorter(0, [&](Event& e) { pids.push_back(e.pid); });
+  sorter.BeginBatch(0);
+  sorter.Push(0, 2, At(30, 1));
+  sorter.Push(0, 2, At(10, 2));
+  sorter.Push(0, 3, At(20, 3));
+  sorter.Push(0, 3, At(10, 4));
+  sorter.EndBatch();
+  sorter.Finish();
+  // Stream 2 (created first) wins the tie at 10 and drains until 10 (stream 3's head); stream 3
+  // then drains 10 and 20 (<= 30); then 30.
+  EXPECT_EQ(pids, (std::vector<int32_t>{2, 4, 3, 1}));
+}
+
 TEST(EventSorterTest, WindowFlushesOldEventsAndCountsLateOnes) {
   // 200k events on one cpu advancing 1 ns each with a 1000 ns window: most are flushed before
   // Finish, and an event older than the flushed point is reported as out of order.
