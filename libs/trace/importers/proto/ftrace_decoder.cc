@@ -216,15 +216,19 @@ void FtraceDecoder::DecodeBundle(const PacketContext& packet, const proto::Field
 
   // Every event of the bundle goes to its cpu's queue; the sorter orders the bundle's events
   // (compact switches, compact wakings and plain events come one kind after another) so the
-  // queue stays sorted across bundles.
+  // queue stays sorted across bundles. The compact columns are read first, as trace_processor
+  // does: which kind's sorter stream a cpu gets first decides ties between the kinds.
   ctx_->sorter->BeginBatch(EventSorter::QueueForCpu(info.cpu));
-  proto::Decoder d(bundle);
-  proto::Field f;
-  while (d.Next(&f)) {
-    if (f.id == bundle_f::kEvent && f.type == proto::kLengthDelimited) {
-      DecodeEvent(info, f);
-    } else if (f.id == bundle_f::kCompactSched && f.type == proto::kLengthDelimited) {
-      DecodeCompactSched(info, f);
+  for (const uint32_t wanted : {bundle_f::kCompactSched, bundle_f::kEvent}) {
+    proto::Decoder d(bundle);
+    proto::Field f;
+    while (d.Next(&f)) {
+      if (f.id != wanted || f.type != proto::kLengthDelimited) continue;
+      if (wanted == bundle_f::kEvent) {
+        DecodeEvent(info, f);
+      } else {
+        DecodeCompactSched(info, f);
+      }
     }
   }
   ctx_->sorter->EndBatch();

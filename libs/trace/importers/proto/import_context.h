@@ -14,6 +14,7 @@
 #include "libs/trace/importers/proto/proto_decoder.h"
 #include "libs/trace/importers/proto/proto_enum_names.h"
 #include "libs/trace/importers/proto/sequence_state.h"
+#include "libs/trace/importers/proto/sorter_streams.h"
 #include "libs/trace/sorter/event_sorter.h"
 #include "libs/trace/storage/trace_storage.h"
 
@@ -43,8 +44,10 @@ struct ImportContext {
   }
   void Push(uint32_t queue, Event e) {
     e.machine = current_machine;
-    sorter->Push(queue, std::move(e));
+    sorter->Push(queue, streams.For(queue, e), std::move(e));
   }
+  // trace_processor's sorter queues, which decide ties between events of equal timestamps.
+  SorterStreams streams;
   // The machine of the packet being decoded (set per packet by the importer).
   uint8_t current_machine = 0;
   // The `machine` row (machine.id) for a TracePacket.machine_id. The host (raw id 0) is row 0,
