@@ -51,11 +51,34 @@ void EventSorter::BeginBatch(uint32_t queue) {
   batch_.clear();
 }
 
+// Whether every stream's events in the batch come in timestamp order (a bundle's compact
+// switches, compact wakings and plain events each do, though interleaved in time).
+bool EventSorter::BatchInOrderPerStream() const {
+  struct Last {
+    uint32_t stream;
+    int64_t ts;
+  };
+  std::vector<Last> last;  // a batch feeds a handful of streams
+  for (const BatchEntry& b : batch_) {
+    auto it = std::find_if(last.begin(), last.end(),
+                           [&](const Last& l) { return l.stream == b.stream; });
+    if (it == last.end()) {
+      last.push_back({b.stream, b.event.ts});
+    } else if (b.event.ts < it->ts) {
+      return false;
+    } else {
+      it->ts = b.event.ts;
+    }
+  }
+  return true;
+}
+
 void EventSorter::EndBatch() {
   batching_ = false;
-  auto by_ts = [](const BatchEntry& a, const BatchEntry& b) { return a.event.ts < b.event.ts; };
-  if (!std::is_sorted(batch_.begin(), batch_.end(), by_ts)) {
-    std::stable_sort(batch_.begin(), batch_.end(), by_ts);
+  if (!BatchInOrderPerStream()) {
+    std::stable_sort(batch_.begin(), batch_.end(), [](const BatchEntry& a, const BatchEntry& b) {
+      return a.event.ts < b.event.ts;
+    });
   }
   for (BatchEntry& b : batch_) Enqueue(batch_queue_, b.stream, std::move(b.event));
   batch_.clear();
@@ -152,6 +175,36 @@ void EventSorter::Deliver(Queue& q) {
   }
 }
 
+// A stream in the merge's heap, keyed by its head's timestamp and then its number.
+struct EventSorter::StreamHead {
+  int64_t ts;
+  uint32_t stream;
+  StreamMerge* merge;
+  bool operator<(const StreamHead& o) const {
+    return ts < o.ts || (ts == o.ts && stream < o.stream);
+  }
+};
+
+namespace {
+
+// Restores a binary min-heap whose root's key grew.
+template <typename T>
+void SiftDownRoot(std::vector<T>& heap) {
+  const size_t n = heap.size();
+  size_t i = 0;
+  while (true) {
+    size_t earliest = i;
+    for (size_t child = 2 * i + 1; child <= 2 * i + 2 && child < n; ++child) {
+      if (heap[child] < heap[earliest]) earliest = child;
+    }
+    if (earliest == i) return;
+    std::swap(heap[i], heap[earliest]);
+    i = earliest;
+  }
+}
+
+}  // namespace
+
 void EventSorter::FlushUntil(int64_t limit) {
   // Group the non-empty queues by stream, sorting a queue that arrived out of order.
   std::vector<StreamMerge> streams;
@@ -172,30 +225,30 @@ void EventSorter::FlushUntil(int64_t limit) {
       }
     }
   }
-  // Streams in a min-heap on (head ts, stream number): the top is the stream trace_processor
-  // drains next.
-  auto later = [](const StreamMerge* a, const StreamMerge* b) {
-    if (a->head().ts != b->head().ts) return a->head().ts > b->head().ts;
-    return a->stream() > b->stream();
-  };
-  std::vector<StreamMerge*> heap;
-  for (StreamMerge& s : streams) heap.push_back(&s);
-  std::make_heap(heap.begin(), heap.end(), later);
-  while (!heap.empty()) {
-    StreamMerge* s = heap.front();
-    if (s->head().ts > limit) break;
-    std::pop_heap(heap.begin(), heap.end(), later);
-    heap.pop_back();
+  // The streams in a min-heap on (head ts, stream number): the root is the stream
+  // trace_processor drains next, and the earliest head of the others is one of its children.
+  std::vector<StreamHead> heap;
+  for (StreamMerge& s : streams) heap.push_back({s.head().ts, s.stream(), &s});
+  std::make_heap(heap.begin(), heap.end(),
+                 [](const StreamHead& a, const StreamHead& b) { return b < a; });
+  while (!heap.empty() && heap.front().ts <= limit) {
+    StreamMerge* s = heap.front().merge;
+    int64_t bound = limit;
+    for (size_t child = 1; child <= 2 && child < heap.size(); ++child) {
+      bound = std::min(bound, heap[child].ts);
+    }
     // Drain it while its events are <= every other stream's head (and the limit).
-    const int64_t bound = std::min(limit, heap.empty() ? INT64_MAX : heap.front()->head().ts);
     do {
       Deliver(s->head_queue());
       s->Popped();
     } while (!s->empty() && s->head().ts <= bound);
-    if (!s->empty()) {
-      heap.push_back(s);
-      std::push_heap(heap.begin(), heap.end(), later);
+    if (s->empty()) {
+      heap.front() = heap.back();
+      heap.pop_back();
+    } else {
+      heap.front().ts = s->head().ts;
     }
+    SiftDownRoot(heap);
   }
 }
 

@@ -39,9 +39,10 @@ class EventSorter {
   void Push(uint32_t queue, uint32_t stream, Event event);
   // Events pushed to `queue` between BeginBatch and EndBatch (one ftrace bundle: compact_sched
   // columns and plain events decoded one kind after another) are ordered among themselves,
-  // stably by timestamp, before they join the queue. The result is what pushing them one by
-  // one gives, but a queue whose batches follow each other in time stays sorted, so Finish()
-  // merges instead of sorting it. Batches do not nest.
+  // stably by timestamp, before they join the queue — unless each stream's share of the batch
+  // is already in order, which is all that matters (order across streams is the merge's). The
+  // result is what pushing them one by one gives, but a queue whose batches follow each other
+  // in time stays sorted, so Finish() merges instead of sorting it. Batches do not nest.
   void BeginBatch(uint32_t queue);
   void EndBatch();
   // Flushes every buffered event, in order.
@@ -73,6 +74,8 @@ class EventSorter {
     uint32_t stream;
   };
   class StreamMerge;
+  struct StreamHead;
+  bool BatchInOrderPerStream() const;
 
   Queue& QueueAt(uint32_t id, uint32_t stream);
   void Enqueue(uint32_t queue, uint32_t stream, Event event);

@@ -111,6 +111,28 @@ TEST(EventSorterTest, BatchFeedsSeveralStreams) {
   EXPECT_EQ(pids, (std::vector<int32_t>{2, 4, 3, 1}));
 }
 
+// Each stream's share of a batch already in order (a bundle's kinds, one after another): the
+// batch gives what single pushes give, whether or not the batch is sorted as a whole.
+TEST(EventSorterTest, BatchInOrderPerStreamOrdersLikeSinglePushes) {
+  const std::vector<StreamIn> batch = {{0, 2, 10, 1}, {0, 2, 30, 2}, {0, 2, 30, 3},
+                                       {0, 3, 5, 4},  {0, 3, 30, 5}, {0, 4, 20, 6}};
+  auto run = [&](bool batched) {
+    std::vector<int32_t> pids;
+    EventSorter sorter(0, [&](Event& e) { pids.push_back(e.pid); });
+    sorter.Push(1, 2, At(30, 100));  // another source of stream 2, pushed earlier
+    if (batched) sorter.BeginBatch(0);
+    for (const StreamIn& i : batch) sorter.Push(i.queue, i.stream, At(i.ts, i.pid));
+    if (batched) sorter.EndBatch();
+    sorter.Finish();
+    return pids;
+  };
+  // 3 drains 5 (bound 10); 2 drains 10 (bound 20 = stream 4's head); 4 drains 20; then at 30
+  // stream 2 (first created) drains its own 30s in push order, then stream 3's.
+  const std::vector<int32_t> expected = {4, 1, 6, 100, 2, 3, 5};
+  EXPECT_EQ(run(false), expected);
+  EXPECT_EQ(run(true), expected);
+}
+
 TEST(EventSorterTest, WindowFlushesOldEventsAndCountsLateOnes) {
   // 200k events on one cpu advancing 1 ns each with a 1000 ns window: most are flushed before
   // Finish, and an event older than the flushed point is reported as out of order.
