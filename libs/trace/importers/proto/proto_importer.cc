@@ -53,7 +53,12 @@ std::string PacketKindName(uint32_t field) {
 }  // namespace
 
 ProtoImporter::ProtoImporter(ImportContext* ctx)
-    : ctx_(ctx), ftrace_(ctx), track_events_(ctx), system_probes_(ctx), perf_samples_(ctx) {
+    : ctx_(ctx),
+      ftrace_(ctx),
+      track_events_(ctx),
+      system_probes_(ctx),
+      perf_samples_(ctx),
+      protovm_(ctx) {
   ctx_->track_events = &track_events_;
 }
 
@@ -316,6 +321,10 @@ void ProtoImporter::HandleProcessTree(const PacketContext& packet, const proto::
 
 void ProtoImporter::HandlePacket(std::string_view bytes) {
   ++stats_.packets;
+  ImportPacket(bytes, /*is_protovm_state=*/false);
+}
+
+void ProtoImporter::ImportPacket(std::string_view bytes, bool is_protovm_state) {
   if (bytes.empty()) {
     ctx_->storage->IncrementStat("empty_packets");
     return;
@@ -360,6 +369,19 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
   if (d.error()) {
     ctx_->storage->IncrementStat("proto_decode_errors");
     return;
+  }
+
+  // ProtoVM incremental tracing, before anything reads the packet: registrations, and patches
+  // replaced by the full packets (the VM's new state) they stand for.
+  if (has_data && data.id == tp::kTraceProvenance && data.type == proto::kLengthDelimited) {
+    protovm_.OnTraceProvenance(data);
+  } else if (has_data && data.id == tp::kProtovms && data.type == proto::kLengthDelimited) {
+    protovm_.OnProtoVms(data);
+  } else if (!is_protovm_state && has_sequence_id && protovm_.HasVms(sequence_id)) {
+    if (std::optional<std::string> state = protovm_.TryApplyPatch(bytes, sequence_id)) {
+      ImportPacket(*state, /*is_protovm_state=*/true);
+      return;
+    }
   }
 
   // Loss bookkeeping per sequence, for trace_stats' per-buffer attribution.
@@ -466,6 +488,8 @@ void ProtoImporter::HandlePacket(std::string_view bytes) {
       HandleCompressedPackets(data);
       return;
     case tp::kSynchronizationMarker:
+    case tp::kTraceProvenance:  // read above, for ProtoVM
+    case tp::kProtovms:
       return;
     case tp::kExtensionDescriptor:
       if (data.type != proto::kLengthDelimited || !ctx_->enum_names.AddExtensionDescriptor(data)) {

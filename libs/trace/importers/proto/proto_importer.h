@@ -13,6 +13,7 @@
 #include "libs/trace/importers/proto/ftrace_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/perf_sample_decoder.h"
+#include "libs/trace/importers/proto/protovm_incremental_tracing.h"
 #include "libs/trace/importers/proto/system_probes_decoder.h"
 #include "libs/trace/importers/proto/track_event_decoder.h"
 #include "libs/trace/reader/chunk_source.h"
@@ -43,6 +44,9 @@ class ProtoImporter {
   void set_cpu_arg_set_sink(ArgSetSink sink) { system_probes_.set_arg_set_sink(std::move(sink)); }
 
  private:
+  // Decodes one packet; `is_protovm_state`: a packet a ProtoVM made from a patch (never a patch
+  // itself).
+  void ImportPacket(std::string_view bytes, bool is_protovm_state);
   bool ResolveTimestamp(const proto::Field* ts_field, uint32_t clock_id, uint32_t sequence_id,
                         SequenceState& seq, int64_t* out);
   void HandleClockSnapshot(uint32_t sequence_id, SequenceState& seq, const proto::Field& f);
@@ -57,6 +61,7 @@ class ProtoImporter {
   TrackEventDecoder track_events_;
   SystemProbesDecoder system_probes_;
   PerfSampleDecoder perf_samples_;
+  ProtoVmIncrementalTracing protovm_;
   ProtoImportStats stats_;
   int64_t latest_ts_ = 0;
   uint32_t snapshot_count_ = 0;
