@@ -169,6 +169,57 @@ TEST(PerfSamples, CallstacksBecomeCallsites) {
                    {"stackprofile_invalid_callstack_id", "1"}}));
 }
 
+// Mappings as older writers intern them: build id 0 (none: an empty build id, never interned)
+// and a path whose last component was never interned (the path keeps what came before it).
+TEST(PerfSamples, MappingsWithoutBuildIdOrWithPartialPaths) {
+  namespace id = pf::interned_data;
+  PerfTraceWriter w;
+  w.Defaults(1, PerfEvent{.counter = kSwCpuClock}, {});
+  proto::Writer interned;
+  proto::Writer name;
+  name.Varint(pf::interned_string::kIid, 1);
+  name.String(pf::interned_string::kStr, "system");
+  interned.Message(id::kMappingPaths, name);
+  proto::Writer function;
+  function.Varint(pf::interned_string::kIid, 1);
+  function.String(pf::interned_string::kStr, "do_work");
+  interned.Message(id::kFunctionNames, function);
+  proto::Writer mapping;
+  mapping.Varint(pf::profile_mapping::kIid, 1);
+  mapping.Varint(pf::profile_mapping::kBuildId, 0);
+  mapping.Packed(pf::profile_mapping::kPathStringIds, std::vector<uint64_t>{1, 2});
+  interned.Message(id::kMappings, mapping);
+  proto::Writer frame;
+  frame.Varint(pf::profile_frame::kIid, 1);
+  frame.Varint(pf::profile_frame::kFunctionNameId, 1);
+  frame.Varint(pf::profile_frame::kMappingId, 1);
+  interned.Message(id::kFrames, frame);
+  proto::Writer callstack;
+  callstack.Varint(pf::profile_callstack::kIid, 1);
+  callstack.Packed(pf::profile_callstack::kFrameIds, std::vector<uint64_t>{1});
+  interned.Message(id::kCallstacks, callstack);
+  proto::Writer packet;
+  packet.Varint(pf::trace_packet::kTrustedPacketSequenceId, 1);
+  packet.Varint(pf::trace_packet::kSequenceFlags, pf::sequence_flags::kNeedsIncrementalState);
+  packet.Message(pf::trace_packet::kInternedData, interned);
+  std::string trace = w.Take();
+  proto::Writer rest;
+  rest.Message(pf::trace::kPacket, packet);
+  trace += rest.Take();
+  PerfTraceWriter samples;
+  samples.Add(1, {.ts = 100, .cpu = 0, .pid = 3, .tid = 3, .timebase_count = 1, .callstack_iid = 1});
+  trace += samples.Take();
+  auto t = LoadTraceBytes(trace);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(Rows((*t)->db(), "SELECT f.name, m.name, m.build_id FROM perf_sample s "
+                             "JOIN stack_profile_callsite c ON c.id = s.callsite_id "
+                             "JOIN stack_profile_frame f ON f.id = c.frame_id "
+                             "JOIN stack_profile_mapping m ON m.id = f.mapping"),
+            (Table{{"do_work", "/system", ""}}));
+  EXPECT_EQ(Rows((*t)->db(), "SELECT value FROM stats WHERE name = 'stackprofile_invalid_string_id'"),
+            (Table{{"1"}}));
+}
+
 TEST(PerfSamples, RecordsThatAreNotSamplesBecomeStats) {
   PerfTraceWriter w;
   w.Defaults(1, PerfEvent{.counter = kSwCpuClock}, {}, /*shard_count=*/4, /*chosen_shard=*/2);

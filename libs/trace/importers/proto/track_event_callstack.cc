@@ -31,28 +31,35 @@ std::optional<CallstackFrame::Mapping> DecodeMapping(ImportContext* ctx, const S
   if (!bytes) return std::nullopt;
   CallstackFrame::Mapping out;
   std::string path;
+  bool path_truncated = false;
   proto::Decoder d(*bytes);
   proto::Field f;
   while (d.Next(&f)) {
     switch (f.id) {
       case m::kBuildId: {
+        // Build id 0 means none (writers that have none leave it unset or 0).
+        if (f.as_uint64() == 0) break;
         const auto raw = InternedString(seq, id::kBuildIds, f.as_uint64());
         if (!raw) return std::nullopt;
         if (!raw->empty()) out.build_id = ctx->Intern(Hex(*raw));
         break;
       }
       case m::kPathStringIds: {
-        bool ok = true;
+        // A path component that was never interned ends the path there: the mapping keeps
+        // the components before it (as trace_processor reads older writers' mappings).
+        bool complete = !path_truncated;
         proto::ForEachVarint(f, [&](uint64_t path_iid) {
+          if (!complete) return;
           const auto part = InternedString(seq, id::kMappingPaths, path_iid);
           if (!part) {
-            ok = false;
+            ctx->storage->IncrementStat("stackprofile_invalid_string_id");
+            complete = false;
             return;
           }
           path += '/';
           path += *part;
         });
-        if (!ok) return std::nullopt;
+        path_truncated = !complete;
         break;
       }
       case m::kExactOffset: out.exact_offset = f.as_uint64(); break;
