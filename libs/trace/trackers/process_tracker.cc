@@ -12,14 +12,14 @@ ProcessTracker::ProcessTracker(TraceStorage* storage) : storage_(storage) {
   storage_->thread.upid.Set(utid, upid);
   storage_->thread.is_main_thread.Set(utid, 1);
   storage_->thread.is_idle.Set(utid, 1);
-  thread_name_priority_.push_back(ThreadNamePriority::kOther);
+  thread_names_.emplace_back();
   process_name_priority_.push_back(ProcessNamePriority::kOther);
 }
 
 void ProcessTracker::SetPidZeroIsUpidZeroIdleProcess() {
-  if (live_tid_.contains(0)) return;
+  if (live_tid_.Contains(0)) return;
   tids_[0] = {0};
-  live_tid_[0] = 0;
+  live_tid_.Set(0, 0);
   pids_[0] = 0;
   UpdateThreadName(0, storage_->Intern("swapper"), ThreadNamePriority::kTraceProcessorConstant);
 }
@@ -28,8 +28,8 @@ uint32_t ProcessTracker::StartNewThread(std::optional<int64_t> ts, int64_t tid) 
   const uint32_t utid = storage_->thread.Insert({.tid = tid});
   if (ts) storage_->thread.start_ts.Set(utid, *ts);
   tids_[tid].push_back(utid);
-  live_tid_[tid] = utid;
-  thread_name_priority_.resize(utid + 1, ThreadNamePriority::kOther);
+  live_tid_.Set(tid, utid);
+  thread_names_.resize(utid + 1);
   return utid;
 }
 
@@ -65,24 +65,18 @@ void ProcessTracker::RefreshLiveTid(int64_t tid) {
   if (it != tids_.end()) {
     for (auto u = it->second.rbegin(); u != it->second.rend(); ++u) {
       if (IsThreadAlive(*u)) {
-        live_tid_[tid] = *u;
+        live_tid_.Set(tid, *u);
         return;
       }
     }
   }
-  live_tid_.erase(tid);
+  live_tid_.Erase(tid);
 }
 
 void ProcessTracker::InvalidateProcessThreads(uint32_t upid) {
   auto it = process_threads_.find(upid);
   if (it == process_threads_.end()) return;
   for (uint32_t utid : it->second) RefreshLiveTid(storage_->thread.tid[utid]);
-}
-
-std::optional<uint32_t> ProcessTracker::GetThreadOrNull(int64_t tid) {
-  auto it = live_tid_.find(tid);
-  if (it == live_tid_.end()) return std::nullopt;
-  return it->second;
 }
 
 std::optional<uint32_t> ProcessTracker::GetThreadOrNull(int64_t tid, int64_t pid) {
@@ -96,11 +90,6 @@ std::optional<uint32_t> ProcessTracker::GetThreadOrNull(int64_t tid, int64_t pid
   return std::nullopt;
 }
 
-uint32_t ProcessTracker::GetOrCreateThread(int64_t tid) {
-  const std::optional<uint32_t> utid = GetThreadOrNull(tid);
-  return utid ? *utid : StartNewThread(std::nullopt, tid);
-}
-
 uint32_t ProcessTracker::UpdateThread(int64_t tid, int64_t pid) {
   return GetOrCreateThreadWithParent(tid, GetOrCreateProcess(pid), tid == pid);
 }
@@ -110,7 +99,7 @@ uint32_t ProcessTracker::GetOrCreateThreadWithParent(int64_t tid, uint32_t upid,
   const std::optional<uint32_t> found = GetThreadOrNull(tid, storage_->process.pid[upid]);
   const uint32_t utid = found ? *found : StartNewThread(std::nullopt, tid);
   if (found) {
-    live_tid_[tid] = utid;
+    live_tid_.Set(tid, utid);
     auto& list = tids_[tid];
     if (list.back() != utid) {
       list.erase(std::remove(list.begin(), list.end(), utid), list.end());
@@ -125,11 +114,15 @@ uint32_t ProcessTracker::GetOrCreateThreadWithParent(int64_t tid, uint32_t upid,
 void ProcessTracker::UpdateThreadName(uint32_t utid, StringId name,
                                       ThreadNamePriority priority) {
   if (name == kNullStringId) return;
-  if (thread_name_priority_.size() <= utid) thread_name_priority_.resize(utid + 1);
-  if (priority >= thread_name_priority_[utid]) {
-    storage_->thread.name.Set(utid, name);
-    thread_name_priority_[utid] = priority;
-  }
+  if (thread_names_.size() <= utid) thread_names_.resize(utid + 1);
+  ThreadName& current = thread_names_[utid];
+  if (priority < current.priority) return;
+  current.priority = priority;
+  // Every sched_switch renames both its threads, nearly always to the name they have: the
+  // column is written only when the name changes.
+  if (name == current.name) return;
+  current.name = name;
+  storage_->thread.name.Set(utid, name);
 }
 
 void ProcessTracker::UpdateThreadNameAndMaybeProcessName(uint32_t utid, StringId name,
@@ -211,7 +204,7 @@ uint32_t ProcessTracker::StartNewProcess(std::optional<int64_t> ts,
   if (auto it = pids_.find(pid); it != pids_.end()) recycled = it->second;
   pids_.erase(pid);
   tids_.erase(pid);
-  live_tid_.erase(pid);
+  live_tid_.Erase(pid);
   if (associate_main_thread) {
     const uint32_t utid = StartNewThread(ts, pid);
     UpdateThreadName(utid, name, priority);

@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/storage/trace_storage.h"
+#include "libs/trace/trackers/tid_map.h"
 
 namespace tw {
 
@@ -41,9 +42,16 @@ class ProcessTracker {
   // Threads.
   uint32_t StartNewThread(std::optional<int64_t> ts, int64_t tid);
   void EndThread(int64_t ts, int64_t tid);
-  std::optional<uint32_t> GetThreadOrNull(int64_t tid);
+  std::optional<uint32_t> GetThreadOrNull(int64_t tid) const {
+    const uint32_t utid = live_tid_.Find(tid);
+    if (utid == TidMap::kNone) return std::nullopt;
+    return utid;
+  }
   std::optional<uint32_t> GetThreadOrNull(int64_t tid, int64_t pid);
-  uint32_t GetOrCreateThread(int64_t tid);
+  uint32_t GetOrCreateThread(int64_t tid) {
+    const uint32_t utid = live_tid_.Find(tid);
+    return utid != TidMap::kNone ? utid : StartNewThread(std::nullopt, tid);
+  }
   // Binds `tid` to process `pid` (creating either as needed).
   uint32_t UpdateThread(int64_t tid, int64_t pid);
   void UpdateThreadName(uint32_t utid, StringId name, ThreadNamePriority priority);
@@ -86,12 +94,17 @@ class ProcessTracker {
 
   TraceStorage* storage_;
   absl::flat_hash_map<int64_t, std::vector<uint32_t>> tids_;  // every utid of a tid, newest last
-  absl::flat_hash_map<int64_t, uint32_t> live_tid_;
+  TidMap live_tid_;  // tid → the utid it names now
   absl::flat_hash_map<int64_t, uint32_t> pids_;
   absl::flat_hash_map<uint32_t, std::vector<uint32_t>> process_threads_;
   std::vector<std::pair<uint32_t, uint32_t>> pending_assocs_;         // utid ↔ utid
   std::vector<std::pair<uint32_t, uint32_t>> pending_parent_assocs_;  // parent utid → child upid
-  std::vector<ThreadNamePriority> thread_name_priority_;
+  // By utid: the thread's name as last written to the table, and who named it.
+  struct ThreadName {
+    StringId name = kNullStringId;
+    ThreadNamePriority priority = ThreadNamePriority::kOther;
+  };
+  std::vector<ThreadName> thread_names_;
   std::vector<ProcessNamePriority> process_name_priority_;
 };
 

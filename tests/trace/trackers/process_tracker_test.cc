@@ -51,6 +51,22 @@ TEST_F(ProcessTrackerTest, NamePriorityKeepsBetterNames) {
   EXPECT_EQ(storage.Str(storage.thread.name[utid]), "from_tree");
 }
 
+// Renaming a thread to the name it already has still counts for its priority: a later,
+// lower-priority name must not replace it.
+TEST_F(ProcessTrackerTest, SameNameFromABetterSourceRaisesItsPriority) {
+  const uint32_t utid = tracker.GetOrCreateThread(6);
+  tracker.UpdateThreadName(utid, storage.Intern("worker"), ThreadNamePriority::kFtrace);
+  tracker.UpdateThreadName(utid, storage.Intern("worker"), ThreadNamePriority::kProcessTree);
+  tracker.UpdateThreadName(utid, storage.Intern("renamed"), ThreadNamePriority::kFtrace);
+  EXPECT_EQ(storage.Str(storage.thread.name[utid]), "worker");
+  tracker.UpdateThreadName(utid, storage.Intern("renamed"), ThreadNamePriority::kProcessTree);
+  EXPECT_EQ(storage.Str(storage.thread.name[utid]), "renamed");
+  // The same name again, and back: each change reaches the table.
+  tracker.UpdateThreadName(utid, storage.Intern("renamed"), ThreadNamePriority::kProcessTree);
+  tracker.UpdateThreadName(utid, storage.Intern("worker"), ThreadNamePriority::kProcessTree);
+  EXPECT_EQ(storage.Str(storage.thread.name[utid]), "worker");
+}
+
 // What the system says a process is called (its main thread's comm, a task_rename) wins over the
 // name an app's track descriptor gives, whichever comes first.
 TEST_F(ProcessTrackerTest, SystemProcessNamesBeatTrackDescriptorNames) {
