@@ -8,6 +8,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/query/sched_latency_table.h"
 #include "libs/trace/query/slice_stack_table.h"
+#include "libs/trace/query/thread_slice_time_tables.h"
+#include "libs/trace/query/thread_time_in_state_table.h"
 
 namespace tw {
 
@@ -129,6 +131,15 @@ std::vector<DerivedTable> MakeDerivedTables(const TraceStorage* storage) {
   });
   AddDerived<SliceStackTable>(&tables, [storage](SliceStackTable* t) {
     FillSliceStack(*storage, t);
+  });
+  AddDerived<ThreadSliceStateTimeTable>(&tables, [storage](ThreadSliceStateTimeTable* t) {
+    FillThreadSliceStateTime(*storage, t);
+  });
+  AddDerived<ThreadSliceSchedTimeTable>(&tables, [storage](ThreadSliceSchedTimeTable* t) {
+    FillThreadSliceSchedTime(*storage, t);
+  });
+  AddDerived<ThreadTimeInStateTable>(&tables, [storage](ThreadTimeInStateTable* t) {
+    FillThreadTimeInState(*storage, t);
   });
   return tables;
 }
