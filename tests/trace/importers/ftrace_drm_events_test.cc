@@ -9,6 +9,7 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/trace_loader.h"
+#include "tests/trace/importers/ftrace_test_trace.h"
 #include "tests/trace/stdlib/stdlib_test_util.h"
 
 namespace tw {
@@ -32,16 +33,7 @@ class DrmTrace {
  public:
   // One event on cpu 0 from thread `pid`.
   void Add(int64_t ts, int32_t pid, uint32_t field, const proto::Writer& body) {
-    proto::Writer event;
-    event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-    event.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(pid));
-    event.Message(field, body);
-    proto::Writer bundle;
-    bundle.Varint(pf::ftrace_event_bundle::kCpu, 0);
-    bundle.Message(pf::ftrace_event_bundle::kEvent, event);
-    proto::Writer packet;
-    packet.Message(pf::trace_packet::kFtraceEvents, bundle);
-    trace_.Message(pf::trace::kPacket, packet);
+    importer_testing::AddFtraceEvent(trace_, 0, ts, pid, field, body);
   }
   // dma_fence_* fields: context 1, driver 2, seqno 3, timeline 4.
   void Fence(int64_t ts, uint32_t field, uint32_t context, uint32_t seqno,
@@ -66,11 +58,7 @@ class DrmTrace {
     }
     Add(ts, pid, field, b);
   }
-  std::unique_ptr<LoadedTrace> Load() {
-    auto t = LoadTraceBytes(trace_.Take());
-    EXPECT_TRUE(t.ok()) << t.status();
-    return t.ok() ? std::move(*t) : nullptr;
-  }
+  std::unique_ptr<LoadedTrace> Load() { return importer_testing::LoadOrFail(trace_); }
 
  private:
   proto::Writer trace_;

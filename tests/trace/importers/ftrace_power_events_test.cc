@@ -12,6 +12,7 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/trace_loader.h"
+#include "tests/trace/importers/ftrace_test_trace.h"
 #include "tests/trace/stdlib/stdlib_test_util.h"
 #include "tools/synth/sched_trace_writer.h"
 
@@ -36,17 +37,7 @@ void AddPowerEvent(proto::Writer& trace, uint32_t cpu, int64_t ts, int32_t pid,
     body.Varint(2, cpu_id);
     if (layout == Layout::kExtraField) body.Varint(9, 7);  // a field this build does not know
   }
-  proto::Writer event;
-  event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-  event.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(pid));
-  if (common_flags) event.Varint(pf::ftrace_event::kCommonFlags, *common_flags);
-  event.Message(event_field, body);
-  proto::Writer bundle;
-  bundle.Varint(pf::ftrace_event_bundle::kCpu, cpu);
-  bundle.Message(pf::ftrace_event_bundle::kEvent, event);
-  proto::Writer packet;
-  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
-  trace.Message(pf::trace::kPacket, packet);
+  importer_testing::AddFtraceEvent(trace, cpu, ts, pid, event_field, body, common_flags);
 }
 
 std::unique_ptr<LoadedTrace> LoadWith(Layout layout) {
@@ -56,9 +47,7 @@ std::unique_ptr<LoadedTrace> LoadWith(Layout layout) {
   AddPowerEvent(trace, 1, 200, 0, pf::ftrace_event::kCpuIdle, 1, 1, layout);
   // A cpu_id beyond the cpus the engine tracks: an ftrace_event row, no counter.
   AddPowerEvent(trace, 2, 250, 0, pf::ftrace_event::kCpuIdle, 0, 5000, layout);
-  auto t = LoadTraceBytes(trace.Take());
-  EXPECT_TRUE(t.ok()) << t.status();
-  return t.ok() ? std::move(*t) : nullptr;
+  return importer_testing::LoadOrFail(trace);
 }
 
 const Table kFtraceRows = {{"100", "cpu_idle", "1", "0", "0"},
@@ -148,16 +137,7 @@ void AddSuspendResume(proto::Writer& trace, int64_t ts, std::string_view action,
   body.String(1, action);  // SuspendResumeFtraceEvent: action, val, start
   body.Int(2, val);
   body.Varint(3, start ? 1 : 0);
-  proto::Writer event;
-  event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-  event.Varint(pf::ftrace_event::kPid, 7);
-  event.Message(pf::ftrace_event::kSuspendResume, body);
-  proto::Writer bundle;
-  bundle.Varint(pf::ftrace_event_bundle::kCpu, 2);
-  bundle.Message(pf::ftrace_event_bundle::kEvent, event);
-  proto::Writer packet;
-  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
-  trace.Message(pf::trace::kPacket, packet);
+  importer_testing::AddFtraceEvent(trace, 2, ts, 7, pf::ftrace_event::kSuspendResume, body);
 }
 
 // A suspend whose prepare step fails: freeze_processes runs inside suspend_enter and calls

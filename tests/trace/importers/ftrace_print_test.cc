@@ -12,6 +12,7 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/trace_loader.h"
+#include "tests/trace/importers/ftrace_test_trace.h"
 #include "tests/trace/stdlib/stdlib_test_util.h"
 
 namespace tw {
@@ -36,16 +37,7 @@ void AddPrint(proto::Writer& trace, uint32_t cpu, int64_t ts, int32_t pid, const
     body.String(pr::kBuf, buf);
     if (layout == Layout::kExtraField) body.Varint(9, 7);  // a field this build does not know
   }
-  proto::Writer event;
-  event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-  event.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(pid));
-  event.Message(pf::ftrace_event::kPrint, body);
-  proto::Writer bundle;
-  bundle.Varint(pf::ftrace_event_bundle::kCpu, cpu);
-  bundle.Message(pf::ftrace_event_bundle::kEvent, event);
-  proto::Writer packet;
-  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
-  trace.Message(pf::trace::kPacket, packet);
+  importer_testing::AddFtraceEvent(trace, cpu, ts, pid, pf::ftrace_event::kPrint, body);
 }
 
 struct Print {
@@ -70,9 +62,7 @@ const std::vector<Print>& Prints() {
 std::unique_ptr<LoadedTrace> LoadWith(Layout layout) {
   proto::Writer trace;
   for (const Print& p : Prints()) AddPrint(trace, p.cpu, p.ts, p.pid, p.buf, layout);
-  auto t = LoadTraceBytes(trace.Take());
-  EXPECT_TRUE(t.ok()) << t.status();
-  return t.ok() ? std::move(*t) : nullptr;
+  return importer_testing::LoadOrFail(trace);
 }
 
 TEST(FtracePrint, EveryPayloadLayoutGivesTheSameRows) {

@@ -12,6 +12,7 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/trace_loader.h"
+#include "tests/trace/importers/ftrace_test_trace.h"
 #include "tests/trace/stdlib/stdlib_test_util.h"
 
 namespace tw {
@@ -41,16 +42,8 @@ void AddWaking(proto::Writer& trace, uint32_t cpu, int64_t ts, int32_t common_pi
     body.Varint(sw::kTargetCpu, static_cast<uint64_t>(target_cpu));
     if (layout == Layout::kExtraField) body.Varint(9, 7);  // a field this build does not know
   }
-  proto::Writer event;
-  event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-  event.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(common_pid));
-  event.Message(pf::ftrace_event::kSchedWaking, body);
-  proto::Writer bundle;
-  bundle.Varint(pf::ftrace_event_bundle::kCpu, cpu);
-  bundle.Message(pf::ftrace_event_bundle::kEvent, event);
-  proto::Writer packet;
-  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
-  trace.Message(pf::trace::kPacket, packet);
+  importer_testing::AddFtraceEvent(trace, cpu, ts, common_pid, pf::ftrace_event::kSchedWaking,
+                                   body);
 }
 
 std::unique_ptr<LoadedTrace> LoadWith(Layout layout) {
@@ -58,9 +51,7 @@ std::unique_ptr<LoadedTrace> LoadWith(Layout layout) {
   AddWaking(trace, 0, 100, 10, "wakee", 20, 120, 1, layout);
   AddWaking(trace, 1, 200, 0, "other", 21, 98, 0, layout);
   AddWaking(trace, 0, 300, 20, "wakee", 10, 120, 0, layout);
-  auto t = LoadTraceBytes(trace.Take());
-  EXPECT_TRUE(t.ok()) << t.status();
-  return t.ok() ? std::move(*t) : nullptr;
+  return importer_testing::LoadOrFail(trace);
 }
 
 TEST(FtraceSchedWaking, EveryPayloadLayoutGivesTheSameRows) {

@@ -9,6 +9,7 @@
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/trace_loader.h"
+#include "tests/trace/importers/ftrace_test_trace.h"
 #include "tests/trace/stdlib/stdlib_test_util.h"
 
 namespace tw {
@@ -19,16 +20,7 @@ using stdlib_testing::Table;
 
 void AddEvent(proto::Writer& trace, int64_t ts, int32_t pid, uint32_t field,
               const proto::Writer& body) {
-  proto::Writer event;
-  event.Varint(pf::ftrace_event::kTimestamp, static_cast<uint64_t>(ts));
-  event.Varint(pf::ftrace_event::kPid, static_cast<uint64_t>(pid));
-  event.Message(field, body);
-  proto::Writer bundle;
-  bundle.Varint(pf::ftrace_event_bundle::kCpu, 0);
-  bundle.Message(pf::ftrace_event_bundle::kEvent, event);
-  proto::Writer packet;
-  packet.Message(pf::trace_packet::kFtraceEvents, bundle);
-  trace.Message(pf::trace::kPacket, packet);
+  importer_testing::AddFtraceEvent(trace, 0, ts, pid, field, body);
 }
 
 TEST(FtraceTaskEvents, ExitDoesNotNameButRenameDoes) {
