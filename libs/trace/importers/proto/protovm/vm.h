@@ -31,6 +31,8 @@ class Vm {
   // The incremental state, serialized as a TracePacket body.
   std::string SerializeState() const;
   size_t memory_used() const { return memory_.used(); }
+  // Whether the state is held as decomposed fields (rather than raw bytes or a lone scalar).
+  bool state_is_decomposed() const { return state_.kind == RwNode::Kind::kMessage; }
 
  private:
   struct Cursors {
