@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/query/demangle.h"
 #include "libs/trace/query/fnv1a.h"
 #include "libs/trace/query/ftrace_text.h"
 #include "libs/trace/storage/trace_storage.h"
@@ -450,6 +451,14 @@ void Unhex(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_int64(ctx, value);
 }
 
+// A mangled C++ symbol name demangled; NULL when it is not one (demangle.h).
+void Demangle(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_TEXT) return sqlite3_result_error(ctx, "DEMANGLE: argument must be text", -1);
+  if (std::optional<std::string> name = DemangleSymbol(TextArg(argv[0]))) ResultString(ctx, *name);
+}
+
 // The index-th (0-based) field of `s` split on `delimiter`, or NULL past the last one.
 void StrSplit(sqlite3_context* ctx, int, sqlite3_value** argv) {
   static constexpr char kBadDelimiter[] = "str_split: delimiter must be a non-empty string";
@@ -587,6 +596,7 @@ constexpr ScalarDef kScalars[] = {
     {"hash", -1, Hash, true},
     {"reverse", 1, Reverse, true},
     {"unhex", 1, Unhex, true},
+    {"demangle", 1, Demangle, true},
     {"str_split", 3, StrSplit, true},
     {"__intrinsic_strip_hex", 2, StripHex, true},
     {"to_ftrace", 1, ToFtrace, true},

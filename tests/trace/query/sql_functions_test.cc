@@ -193,6 +193,17 @@ TEST_F(SqlFunctionsTest, Hash) {
               HasSubstr("HASH: arg 0 has unknown type"));
 }
 
+// Native frames' names as profilers record them: mangled C++ names read demangled; anything
+// else (plain names, bare type codes the ABI demangler would accept, broken names) is NULL.
+TEST_F(SqlFunctionsTest, DemangleReadsMangledCppNames) {
+  EXPECT_EQ(Rows(*db_,
+                 "SELECT demangle('_ZN7android6Parcel5writeEPKvm'), demangle('_Z3fooi'), "
+                 "demangle('main'), demangle('i'), demangle('_Zbroken'), demangle(NULL)"),
+            (std::vector<Strings>{{"android::Parcel::write(void const*, unsigned long)",
+                                   "foo(int)", "NULL", "NULL", "NULL", "NULL"}}));
+  EXPECT_THAT(std::string(Error("SELECT demangle(1)").message()), HasSubstr("DEMANGLE"));
+}
+
 TEST_F(SqlFunctionsTest, StringHelpers) {
   EXPECT_EQ(Rows(*db_,
                  "SELECT reverse('abc'), reverse(NULL), unhex('0xff'), unhex(' 1A '), "
