@@ -1,5 +1,6 @@
-// linux.perf.counters: perf samples joined to the counter values they read, over traces written
-// as traced_perf writes them (PerfSampleDefaults + PerfSample packets).
+// linux.perf.counters and linux.perf.samples: perf samples joined to the counter values they
+// read, and their callstacks as a call tree, over traces written as traced_perf writes them
+// (PerfSampleDefaults, interned callstacks, PerfSample packets).
 
 #include <gtest/gtest.h>
 
@@ -66,6 +67,38 @@ TEST(LinuxPerfCounters, CounterForSampleAnswersInstructionsPerCycle) {
                  "linux_perf_counter_for_sample(id, 'cpu-cycles'), "
                  "linux_perf_counter_for_sample(id, 'branch-misses') FROM perf_sample ORDER BY id"),
             (Table{{"0", "2.25", "NULL"}, {"1", "1.2", "NULL"}, {"2", "1.5", "NULL"}}));
+}
+
+// Three samples: two in main → parse (one of them deeper, in a mangled C++ function), one in
+// main itself. The tree has main → parse → Parser::read.
+TEST(LinuxPerfSamples, SummaryTreeCountsSelfAndCumulative) {
+  PerfTraceWriter w;
+  w.Defaults(1, PerfEvent{.counter = kSwCpuClock}, {});
+  w.Callstack(1, 1, {{"main", "/bin/app", 0x10}});
+  w.Callstack(1, 2, {{"main", "/bin/app", 0x10}, {"parse", "/bin/app", 0x20}});
+  w.Callstack(1, 3, {{"main", "/bin/app", 0x10}, {"parse", "/bin/app", 0x20},
+                     {"_ZN6Parser4readEv", "/lib/libparse.so", 0x30}});
+  w.Add(1, {.ts = 100, .cpu = 0, .pid = 5, .tid = 5, .timebase_count = 1, .callstack_iid = 3});
+  w.Add(1, {.ts = 200, .cpu = 0, .pid = 5, .tid = 5, .timebase_count = 1, .callstack_iid = 3});
+  w.Add(1, {.ts = 300, .cpu = 0, .pid = 5, .tid = 5, .timebase_count = 1, .callstack_iid = 1});
+  // A sample without a callstack is not in the tree.
+  w.Add(1, {.ts = 400, .cpu = 0, .pid = 5, .tid = 5, .timebase_count = 1});
+  auto t = LoadTraceBytes(w.Take());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(Rows((*t)->db(),
+                 "INCLUDE PERFETTO MODULE linux.perf.samples;"
+                 "SELECT c.name, p.name, c.mapping_name, c.self_count, c.cumulative_count, "
+                 "c.source_file "
+                 "FROM linux_perf_samples_summary_tree c "
+                 "LEFT JOIN linux_perf_samples_summary_tree p ON p.id = c.parent_id ORDER BY c.id"),
+            (Table{{"main", "NULL", "/bin/app", "1", "3", "NULL"},
+                   {"parse", "main", "/bin/app", "0", "2", "NULL"},
+                   {"Parser::read()", "parse", "/lib/libparse.so", "2", "2", "NULL"}}));
+  // Ids are the callsites'.
+  EXPECT_EQ(Scalar((*t)->db(),
+                   "SELECT count(*) FROM linux_perf_samples_summary_tree t "
+                   "JOIN perf_sample s ON s.callsite_id = t.id WHERE t.self_count > 0"),
+            "3");
 }
 
 }  // namespace
