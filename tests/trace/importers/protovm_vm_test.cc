@@ -56,6 +56,12 @@ TEST(ProtoVmProgram, RejectsMalformedPrograms) {
   EXPECT_FALSE(DecodeProgram(Program({deep})));
 }
 
+TEST(ProtoVmProgram, AMalformedProgramAbortsEveryPatch) {
+  Vm vm(DecodeProgram("\x12\x05\x0a"), 1024, "");
+  EXPECT_TRUE(vm.ApplyPatch("").is_abort());
+  EXPECT_TRUE(vm.ApplyPatch("\x08\x01").is_abort());
+}
+
 TEST(ProtoVmSelectAndSet, CopiesScalarsAndBytesCreatingThePath) {
   proto::Writer inner;
   inner.Varint(1, 42);

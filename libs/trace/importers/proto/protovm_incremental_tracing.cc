@@ -62,12 +62,14 @@ void ProtoVmIncrementalTracing::OnProtoVms(const proto::Field& field) {
         default: break;
       }
     }
-    std::optional<protovm::Program> program = protovm::DecodeProgram(program_bytes);
-    if (id.error() || !program) {
+    if (id.error()) {
       ctx_->storage->IncrementStat("protovm_registration_error");
       continue;
     }
-    vms_.push_back(std::make_unique<protovm::Vm>(std::move(*program), memory_limit_kb * 1024, state));
+    // A malformed program still registers: its patches abort (protovm_abort) and go on as they
+    // are, as they would if the VM found the program unrunnable.
+    vms_.push_back(std::make_unique<protovm::Vm>(protovm::DecodeProgram(program_bytes),
+                                                 memory_limit_kb * 1024, state));
     protovm::Vm* vm = vms_.back().get();
     for (int32_t producer : producers) {
       auto it = sequences_by_producer_.find(producer);

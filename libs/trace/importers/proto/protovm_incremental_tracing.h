@@ -6,8 +6,9 @@
 // Each later packet on such a sequence is offered to that sequence's VMs in registration order;
 // the first that applies it successfully replaces the packet by its new incremental state (with
 // the patch's trusted uid, pid, sequence and machine), which is then imported like any packet.
-// Packets no VM applies go on unchanged; aborted patches count protovm_abort, programs for
-// producers the provenance never named count protovm_registration_error.
+// Packets no VM applies go on unchanged; aborted patches (malformed programs included) count
+// protovm_abort, programs for producers the provenance never named count
+// protovm_registration_error.
 
 #include <cstdint>
 #include <memory>

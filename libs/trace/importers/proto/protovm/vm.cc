@@ -12,7 +12,7 @@ constexpr int kMaxRunDepth = 256;
 
 }  // namespace
 
-Vm::Vm(Program program, size_t memory_limit_bytes, std::string_view initial_state)
+Vm::Vm(std::optional<Program> program, size_t memory_limit_bytes, std::string_view initial_state)
     : program_(std::move(program)), memory_(memory_limit_bytes) {
   if (!initial_state.empty()) {
     // A state larger than the limit starts empty: every patch will then abort or rebuild it.
@@ -28,10 +28,11 @@ std::string Vm::SerializeState() const {
 }
 
 VmStatus Vm::ApplyPatch(std::string_view patch) {
+  if (!program_) return VmStatus::Abort("the program is malformed");
   cursors_ = Cursors{};
   cursors_.src = RoCursor(patch);
   cursors_.dst = RwCursor(&state_, &memory_);
-  return RunList(program_.instructions, 0);
+  return RunList(program_->instructions, 0);
 }
 
 VmStatus Vm::RunList(const std::vector<Instruction>& list, int depth) {

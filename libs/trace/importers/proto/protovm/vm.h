@@ -21,8 +21,9 @@ namespace tw::protovm {
 
 class Vm {
  public:
-  // `initial_state`: a serialized TracePacket the state starts from (may be empty).
-  Vm(Program program, size_t memory_limit_bytes, std::string_view initial_state);
+  // `initial_state`: a serialized TracePacket the state starts from (may be empty). A program
+  // that did not decode (nullopt) aborts every patch, as a VM finds it unrunnable when it runs.
+  Vm(std::optional<Program> program, size_t memory_limit_bytes, std::string_view initial_state);
 
   // Runs the program on `patch` (a serialized TracePacket). Edits made before a failure stay
   // (as in trace_processor); the state is only emitted after kOk.
@@ -56,7 +57,7 @@ class Vm {
   VmStatus ReadRegister(uint32_t reg, uint64_t* value) const;
   VmStatus Set();
 
-  Program program_;
+  std::optional<Program> program_;
   VmMemory memory_;
   RwNode state_;
   Cursors cursors_;
