@@ -69,6 +69,31 @@ uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId 
   return row;
 }
 
+std::optional<size_t> SliceTracker::MatchingOpenSlice(const std::vector<Open>& stack,
+                                                      StringId category, StringId name) const {
+  const SliceTable& slices = storage_->slice;
+  for (size_t i = stack.size(); i-- > 0;) {
+    if (stack[i].end_ts >= 0) continue;  // complete: ended, or scoped
+    const uint32_t row = stack[i].row;
+    // A name only rules out a slice that has a different one.
+    if (name != kNullStringId && slices.name[row] != kNullStringId && slices.name[row] != name) {
+      continue;
+    }
+    if (category != kNullStringId && slices.category[row] != category) continue;
+    return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> SliceTracker::FindOpenSlice(uint32_t track, StringId category,
+                                                    StringId name) const {
+  auto it = stacks_.find(track);
+  if (it == stacks_.end()) return std::nullopt;
+  const std::optional<size_t> match = MatchingOpenSlice(it->second, category, name);
+  if (!match) return std::nullopt;
+  return it->second[*match].row;
+}
+
 std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId category,
                                             StringId name, const std::vector<Arg>& args,
                                             ThreadTime thread_time) {
@@ -101,19 +126,7 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
   MaybeCloseStack(ts, -1, &stack);
   if (stack.empty()) return std::nullopt;
   SliceTable& slices = storage_->slice;
-  // Find the innermost open (not complete) slice that matches the given name/category.
-  std::optional<size_t> match;
-  for (size_t i = stack.size(); i-- > 0;) {
-    if (stack[i].end_ts >= 0) continue;
-    const uint32_t row = stack[i].row;
-    // A name only rules out a slice that has a different one.
-    if (name != kNullStringId && slices.name[row] != kNullStringId && slices.name[row] != name) {
-      continue;
-    }
-    if (category != kNullStringId && slices.category[row] != category) continue;
-    match = i;
-    break;
-  }
+  const std::optional<size_t> match = MatchingOpenSlice(stack, category, name);
   if (!match) return std::nullopt;
   const uint32_t row = stack[*match].row;
   const int64_t dur = ts - slices.ts[row];
@@ -180,7 +193,6 @@ std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringI
 
 void SliceTracker::AddArgs(uint32_t slice_id, const std::vector<Arg>& args) {
   if (args.empty()) return;
-  SliceTable& slices = storage_->slice;
   // A key the slice already has takes the new value in place (an end event repeating its
   // begin's args leaves the set as it was, so it is still shared with identical slices).
   if (auto it = pending_args_.find(slice_id); it != pending_args_.end()) {
@@ -189,6 +201,17 @@ void SliceTracker::AddArgs(uint32_t slice_id, const std::vector<Arg>& args) {
     it->second = std::move(merged).Take();
     return;
   }
+  // A slice still open gathers its args until it ends, as trace_processor writes a slice's
+  // arg set once: storing a set now would leave it orphaned in `args` when the end adds more.
+  if (storage_->slice.dur[slice_id] == -1) {
+    pending_args_[slice_id] = args;
+    return;
+  }
+  StoreArgs(slice_id, args);
+}
+
+void SliceTracker::StoreArgs(uint32_t slice_id, const std::vector<Arg>& args) {
+  SliceTable& slices = storage_->slice;
   ArgSetBuilder merged;
   if (!slices.arg_set_id.IsNull(slice_id)) {
     merged = ArgSetBuilder(args_->GetArgSet(slices.arg_set_id[slice_id]));
@@ -202,7 +225,7 @@ void SliceTracker::CommitArgs(uint32_t slice_id) {
   if (it == pending_args_.end()) return;
   std::vector<Arg> args = std::move(it->second);
   pending_args_.erase(it);
-  AddArgs(slice_id, args);
+  StoreArgs(slice_id, args);
 }
 
 void SliceTracker::Finish() {

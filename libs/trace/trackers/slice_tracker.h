@@ -69,6 +69,10 @@ class SliceTracker {
 
   // The innermost open slice on `track`, if any (flows attach to it).
   std::optional<uint32_t> GetTopmostSliceOnTrack(uint32_t track) const;
+  // The innermost slice on `track` still open (not ended) that End would match with
+  // `category`/`name`: how trace_processor finds the slice to add args to after the fact
+  // (binder's destination, buffer sizes). Nothing is closed first.
+  std::optional<uint32_t> FindOpenSlice(uint32_t track, StringId category, StringId name) const;
   // Whether `track` has ever had a slice (used to pick fallback tracks).
   size_t OpenDepth(uint32_t track) const;
 
@@ -79,10 +83,16 @@ class SliceTracker {
   };
   // `new_dur`: of the slice about to be added (-1 for a Begin or an End).
   void MaybeCloseStack(int64_t ts, int64_t new_dur, std::vector<Open>* stack);
+  // The stack index of the innermost open slice matching `category`/`name` (kNullStringId
+  // matches any; a slice without a name matches any name).
+  std::optional<size_t> MatchingOpenSlice(const std::vector<Open>& stack, StringId category,
+                                          StringId name) const;
   uint32_t Insert(int64_t ts, int64_t dur, uint32_t track, StringId category, StringId name,
                   std::vector<Open>* stack, const std::vector<Arg>& args, ThreadTime tt,
                   bool defer_args);
   void CommitArgs(uint32_t slice_id);
+  // Writes `args` merged into the slice's stored set (if any) as its arg set.
+  void StoreArgs(uint32_t slice_id, const std::vector<Arg>& args);
 
   struct Unnestable {
     int64_t begin_count = 0;

@@ -121,6 +121,41 @@ TEST_F(SliceTrackerTest, InstantsAtOneTimestampStackButSlicesEndingThereDoNot) {
   EXPECT_EQ(t.depth[3], 0u);
 }
 
+// Args added after the fact go to the innermost open slice of that name and category, found
+// past complete slices and slices of other names above it; an ended slice is not open.
+TEST_F(SliceTrackerTest, FindOpenSliceLooksBelowTheTopForAnOpenMatch) {
+  slices.Begin(10, 0, S("binder"), S("binder reply"), {});        // row 0
+  slices.Begin(11, 0, S("other"), S("binder reply"), {});         // row 1: other category
+  slices.Begin(12, 0, kNullStringId, S("work"), {});              // row 2
+  slices.Scoped(13, 0, S("binder"), S("instant"), 0, {});         // row 3: complete
+  EXPECT_EQ(slices.FindOpenSlice(0, S("binder"), S("binder reply")), 0u);
+  EXPECT_EQ(slices.FindOpenSlice(0, kNullStringId, S("binder reply")), 1u);
+  EXPECT_EQ(slices.FindOpenSlice(0, S("binder"), S("missing")), std::nullopt);
+  EXPECT_EQ(slices.FindOpenSlice(1, S("binder"), S("binder reply")), std::nullopt);
+  // End("binder reply", category binder) closes row 0 below the top: it is no longer open.
+  slices.End(14, 0, S("binder"), S("binder reply"), {});
+  EXPECT_EQ(slices.FindOpenSlice(0, S("binder"), S("binder reply")), std::nullopt);
+}
+
+// Args added to a slice still open are kept with it until it ends, then written as one set:
+// nothing is left in the args table without a slice.
+TEST_F(SliceTrackerTest, ArgsAddedToAnOpenSliceAreWrittenOnceWhenItEnds) {
+  slices.Begin(10, 0, kNullStringId, S("s"), {});
+  slices.AddArgs(0, {args.MakeArg("early", ArgValue::Int(1))});
+  EXPECT_TRUE(storage.slice.arg_set_id.IsNull(0));
+  slices.End(20, 0, kNullStringId, kNullStringId, {args.MakeArg("late", ArgValue::Int(2))});
+  const auto set = args.GetArgSet(storage.slice.arg_set_id[0]);
+  ASSERT_EQ(set.size(), 2u);
+  EXPECT_EQ(storage.Str(set[0].key), "early");
+  EXPECT_EQ(storage.Str(set[1].key), "late");
+  EXPECT_EQ(storage.args.row_count(), 2u);
+  // A slice never ended gets its gathered args at Finish.
+  slices.Begin(30, 1, kNullStringId, S("open"), {});
+  slices.AddArgs(1, {args.MakeArg("k", ArgValue::Int(3))});
+  slices.Finish();
+  EXPECT_EQ(storage.Str(args.GetArgSet(storage.slice.arg_set_id[1])[0].key), "k");
+}
+
 TEST_F(SliceTrackerTest, IdenticalArgSetsAreShared) {
   const auto a = args.AddArgSet({args.MakeArg("k", ArgValue::String(S("v")))});
   const auto b = args.AddArgSet({args.MakeArg("k", ArgValue::String(S("v")))});
