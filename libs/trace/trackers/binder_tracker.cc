@@ -159,10 +159,8 @@ void BinderTracker::Pop(int32_t tid) {
   if (it->second.empty()) stacks_.erase(it);
 }
 
-std::optional<uint32_t> BinderTracker::TopSliceNamed(uint32_t track, StringId name) {
-  const std::optional<uint32_t> top = ctx_->slices.GetTopmostSliceOnTrack(track);
-  if (!top || ctx_->storage->slice.name[*top] != name) return std::nullopt;
-  return top;
+std::optional<uint32_t> BinderTracker::OpenBinderSlice(uint32_t track, StringId name) {
+  return ctx_->slices.FindOpenSlice(track, binder_, name);
 }
 
 std::optional<StringId> BinderTracker::ThreadName(uint32_t utid) {
@@ -191,7 +189,7 @@ void BinderTracker::Transaction(int64_t ts, int32_t tid, int64_t id, int64_t des
   if (is_reply) {
     // The server's reply ends its "binder reply" slice, which learns who it replied to.
     const uint32_t dest_utid = ctx_->processes.GetOrCreateThread(static_cast<int32_t>(dest_tid));
-    if (auto open = TopSliceNamed(track, reply_)) {
+    if (auto open = OpenBinderSlice(track, reply_)) {
       std::vector<Arg> dest = {a.MakeArg("destination thread", ArgValue::Int(dest_tid))};
       if (auto name = ThreadName(dest_utid)) {
         dest.push_back(a.MakeArg("destination name", ArgValue::String(*name)));
@@ -250,7 +248,7 @@ void BinderTracker::TransactionReceived(int64_t ts, int32_t tid, int64_t id) {
   if (txn.is_oneway) {
     received = ctx_->slices.Scoped(ts, track, binder_, async_rcv_, 0, txn.args);
   } else {
-    if (auto open = TopSliceNamed(txn.send_track, transaction_)) {
+    if (auto open = OpenBinderSlice(txn.send_track, transaction_)) {
       std::vector<Arg> dest = {
           ctx_->args.MakeArg("destination thread", ArgValue::Uint(static_cast<uint32_t>(tid)))};
       if (auto name = ThreadName(utid)) {
@@ -334,7 +332,7 @@ void BinderTracker::Return(int64_t ts, int32_t tid, uint32_t cmd) {
 }
 
 void BinderTracker::AllocBuf(int32_t tid, uint64_t data_size, uint64_t offsets_size) {
-  if (auto open = TopSliceNamed(ThreadTrack(tid), transaction_)) {
+  if (auto open = OpenBinderSlice(ThreadTrack(tid), transaction_)) {
     ctx_->slices.AddArgs(*open, {ctx_->args.MakeArg("data size", ArgValue::Uint(data_size)),
                                  ctx_->args.MakeArg("offsets size", ArgValue::Uint(offsets_size))});
   }

@@ -65,8 +65,9 @@ class BinderTracker {
   Frame* Top(int32_t tid);
   Frame* Push(int32_t tid, State state);
   void Pop(int32_t tid);
-  // The slice open on top of `track` if it is named `name` (binder args go to it).
-  std::optional<uint32_t> TopSliceNamed(uint32_t track, StringId name);
+  // The innermost open binder slice on `track` named `name` (binder args go to it): slices
+  // above it (atrace, locks) do not hide it, ended ones are skipped, as in trace_processor.
+  std::optional<uint32_t> OpenBinderSlice(uint32_t track, StringId name);
   std::optional<StringId> ThreadName(uint32_t utid);
 
   TraceContext* ctx_;

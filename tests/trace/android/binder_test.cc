@@ -58,6 +58,28 @@ TEST(BinderImport, SyncAndOnewaySlicesWithArgsAndFlows) {
   EXPECT_EQ(Scalar(t->db(), "SELECT COUNT(*) FROM flow"), "2");
 }
 
+// The server makes a oneway call while it handles the request: that call's instant is still
+// on top of its stack when it replies. The destination args go to the innermost open "binder
+// reply" slice below it (as trace_processor finds it), and every slice's args are written
+// once: no arg set is left in `args` without a slice.
+TEST(BinderImport, DestinationArgsReachTheOpenSliceBelowAnInstant) {
+  auto t = Load(
+      "# tracer: nop\n"
+      "          client-100   [000] .....   10.000002: binder_transaction: transaction=7 dest_node=5 dest_proc=200 dest_thread=0 reply=0 flags=0x10 code=0x3\n"
+      "          server-200   [001] .....   10.000030: binder_transaction_received: transaction=7\n"
+      "          server-200   [001] .....   10.000040: binder_transaction: transaction=9 dest_node=6 dest_proc=300 dest_thread=0 reply=0 flags=0x1 code=0x4\n"
+      "          server-200   [001] .....   10.000060: binder_transaction: transaction=8 dest_node=0 dest_proc=100 dest_thread=100 reply=1 flags=0x0 code=0x3\n"
+      "          client-100   [000] .....   10.000080: binder_transaction_received: transaction=8\n");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(SELECT name, dur, extract_arg(arg_set_id, 'destination thread'),
+                                    extract_arg(arg_set_id, 'destination name')
+                             FROM slice ORDER BY ts)"),
+            (Table{{"binder transaction", "78000", "200", "server"},
+                   {"binder reply", "30000", "100", "client"},
+                   {"binder transaction async", "0", "NULL", "NULL"}}));
+  EXPECT_EQ(Scalar(t->db(), "SELECT COUNT(*) FROM args WHERE key = 'destination thread'"), "2");
+}
+
 TEST(BinderImport, FailedReplyEndsTheClientSlice) {
   // The server never answers; the driver tells the client BR_FAILED_REPLY.
   auto t = Load(
