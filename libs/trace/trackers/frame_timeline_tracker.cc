@@ -20,12 +20,16 @@ uint32_t FrameTimelineTracker::SetOf(uint32_t upid, bool actual) {
 }
 
 AsyncTrackSets::Factory FrameTimelineTracker::TrackFactory(uint32_t upid, bool actual) {
-  return [this, upid, actual](uint32_t, int64_t) {
+  // A process's timelines are compressed track sets, as in trace_processor: each track's
+  // dimensions name its place in the set, and the set is its track group.
+  return [this, upid, actual](uint32_t index, int64_t group) {
     TrackSpec spec;
     spec.name = actual ? actual_name_ : expected_name_;
     spec.type = actual ? kActualType : kExpectedType;
     spec.upid = upid;
-    spec.dimensions = {ctx_->args.MakeArg("upid", ArgValue::Int(upid))};
+    spec.dimensions = {ctx_->args.MakeArg("upid", ArgValue::Int(upid)),
+                       ctx_->args.MakeArg("track_compressor_idx", ArgValue::Uint(index))};
+    spec.track_group_id = group;
     return CreateTrack(ctx_->storage, &ctx_->args, spec);
   };
 }

@@ -139,6 +139,16 @@ TEST(FrameTimeline, OverlappingFramesGetSeparateTracksAndBadEventsAreCounted) {
             (Table{{"10", "100", "20", "0"}, {"11", "105", "20", "0"}}));
   EXPECT_EQ(Scalar(t->db(), "SELECT COUNT(DISTINCT track_id) FROM expected_frame_timeline_slice"),
             "2");
+  // The two tracks are one compressed set (trace_processor's track compressor): each names
+  // its place in the set among its dimensions, and the set is their track group.
+  EXPECT_EQ(Rows(t->db(), R"(SELECT extract_arg(dimension_arg_set_id, 'track_compressor_idx'),
+                                    track_group_id IS NOT NULL
+                             FROM track WHERE type = 'android_expected_frame_timeline'
+                             ORDER BY id)"),
+            (Table{{"0", "1"}, {"1", "1"}}));
+  EXPECT_EQ(Scalar(t->db(), "SELECT COUNT(DISTINCT track_group_id) FROM track "
+                            "WHERE type = 'android_expected_frame_timeline'"),
+            "1");
   EXPECT_EQ(Scalar(t->db(), "SELECT value FROM stats WHERE name = "
                             "'frame_timeline_unpaired_end_event'"),
             "1");
