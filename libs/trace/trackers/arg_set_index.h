@@ -22,6 +22,13 @@ class ArgSetIndex {
   // `id`. `id` must not be UINT32_MAX.
   uint32_t FindOrInsert(uint64_t index, uint32_t check, uint32_t id);
 
+  // Starts loading the bucket a probe for `index` reads first, so a caller with other work to do
+  // before FindOrInsert overlaps the cache miss with it.
+  void Prefetch(uint64_t index) const {
+    const Shard& shard = shards_[index >> (64 - kShardBits)];
+    if (shard.buckets) __builtin_prefetch(&shard.buckets[HomeBucket(index, shard.bucket_count)]);
+  }
+
   size_t size() const;
   size_t memory_bytes() const;
 

@@ -12,13 +12,7 @@ inline uint64_t FoldedMultiply(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
 }
 
-// Two independent hashes of a set: `index` keys the lookup, `check` confirms a hit.
-struct SetHash {
-  uint64_t index;
-  uint32_t check;
-};
-
-SetHash HashArgs(absl::Span<const Arg> args) {
+ArgsTracker::SetHash HashArgs(absl::Span<const Arg> args) {
   uint64_t index = 0x243F6A8885A308D3ull ^ args.size();
   uint64_t check = 0x13198A2E03707344ull ^ args.size();
   for (const Arg& a : args) {
@@ -62,8 +56,19 @@ Arg ArgsTracker::MakeArg(std::string_view flat_key, std::string_view key, ArgVal
 
 std::optional<uint32_t> ArgsTracker::AddArgSet(absl::Span<const Arg> args) {
   if (args.empty()) return std::nullopt;
-  const uint32_t id = storage_->args.row_count();  // the new set's id, should it be new
+  return AddPreparedArgSet(args, HashArgs(args));
+}
+
+ArgsTracker::SetHash ArgsTracker::PrepareArgSet(absl::Span<const Arg> args) {
   const SetHash hash = HashArgs(args);
+  index_.Prefetch(hash.index & index_mask_);
+  return hash;
+}
+
+std::optional<uint32_t> ArgsTracker::AddPreparedArgSet(absl::Span<const Arg> args,
+                                                       SetHash hash) {
+  if (args.empty()) return std::nullopt;
+  const uint32_t id = storage_->args.row_count();  // the new set's id, should it be new
   // Agreeing on both hashes (96 bits) is taken as equality without reading the stored rows,
   // which are scattered through the args columns and would cost several cache misses per
   // event: across a million distinct sets the chance of a false match is about 1e-17.

@@ -32,6 +32,17 @@ class ArgsTracker {
   // nullopt for an empty set. Hot callers pass a stack array.
   std::optional<uint32_t> AddArgSet(absl::Span<const Arg> args);
 
+  // Two independent hashes of a set: `index` keys the lookup, `check` confirms a hit.
+  struct SetHash {
+    uint64_t index;
+    uint32_t check;
+  };
+  // For hot callers that know a set before they need its id: PrepareArgSet hashes the set and
+  // starts loading its index bucket; AddPreparedArgSet (the same args, still alive) then does
+  // what AddArgSet does, with the bucket's cache miss overlapped by the caller's work between.
+  SetHash PrepareArgSet(absl::Span<const Arg> args);
+  std::optional<uint32_t> AddPreparedArgSet(absl::Span<const Arg> args, SetHash hash);
+
   // Number of distinct sets stored.
   uint32_t set_count() const { return set_count_; }
 

@@ -19,19 +19,26 @@ SchedTracker::SchedTracker(TraceStorage* storage, ProcessTracker* processes,
   success_key_ = storage->Intern("success");
 }
 
-void SchedTracker::AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, int64_t prev_pid,
-                                StringId prev_comm, int32_t prev_prio, int64_t prev_state,
-                                int64_t next_pid, StringId next_comm, int32_t next_prio) {
+void SchedTracker::PrepareRawSwitch(int64_t prev_pid, StringId prev_comm, int32_t prev_prio,
+                                    int64_t prev_state, int64_t next_pid, StringId next_comm,
+                                    int32_t next_prio, RawSwitch* raw) {
   auto arg = [&](int i, ArgValue v) { return Arg{switch_keys_[i], switch_keys_[i], v}; };
-  const Arg args[] = {
-      arg(0, ArgValue::String(prev_comm)), arg(1, ArgValue::Int(prev_pid)),
-      arg(2, ArgValue::Int(prev_prio)),    arg(3, ArgValue::Int(prev_state)),
-      arg(4, ArgValue::String(next_comm)), arg(5, ArgValue::Int(next_pid)),
-      arg(6, ArgValue::Int(next_prio))};
+  raw->args[0] = arg(0, ArgValue::String(prev_comm));
+  raw->args[1] = arg(1, ArgValue::Int(prev_pid));
+  raw->args[2] = arg(2, ArgValue::Int(prev_prio));
+  raw->args[3] = arg(3, ArgValue::Int(prev_state));
+  raw->args[4] = arg(4, ArgValue::String(next_comm));
+  raw->args[5] = arg(5, ArgValue::Int(next_pid));
+  raw->args[6] = arg(6, ArgValue::Int(next_prio));
+  raw->key = args_->PrepareArgSet(raw->args);
+}
+
+void SchedTracker::AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid,
+                                const RawSwitch& raw) {
   storage_->ftrace_event.Insert({.ts = ts,
                                  .name = sched_switch_,
                                  .utid = prev_utid,
-                                 .arg_set_id = args_->AddArgSet(args),
+                                 .arg_set_id = args_->AddPreparedArgSet(raw.args, raw.key),
                                  .common_flags = 0,
                                  .ucpu = Cpu(cpu)});
 }
@@ -55,6 +62,9 @@ StringId SchedTracker::StateString(int64_t raw_state) {
 void SchedTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid,
                                    StringId prev_comm, int32_t prev_prio, int64_t prev_state,
                                    int64_t next_pid, StringId next_comm, int32_t next_prio) {
+  RawSwitch raw;
+  PrepareRawSwitch(prev_pid, prev_comm, prev_prio, prev_state, next_pid, next_comm, next_prio,
+                   &raw);
   if (cpu >= pending_.size()) pending_.resize(cpu + 1);
   PendingSched& pending = pending_[cpu];
   const uint32_t next_utid = processes_->GetOrCreateThread(next_pid);
@@ -71,14 +81,13 @@ void SchedTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid,
   }
   const uint32_t prev_utid = processes_->GetOrCreateThread(prev_pid);
   processes_->UpdateThreadName(prev_utid, prev_comm, ThreadNamePriority::kFtrace);
-  AddRawSwitch(ts, cpu, prev_utid, prev_pid, prev_comm, prev_prio, prev_state, next_pid,
-               next_comm, next_prio);
   pending.slice_row = sched.Insert(
       {.ts = ts, .dur = -1, .utid = next_utid, .priority = next_prio, .ucpu = Cpu(cpu)});
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
   SwitchThreadStates(ts, cpu, prev_utid, state, next_utid);
+  AddRawSwitch(ts, cpu, prev_utid, raw);
 }
 
 void SchedTracker::PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_state,
@@ -95,23 +104,25 @@ void SchedTracker::PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev
     pending.last_prio = next_prio;
     return;
   }
+  const uint32_t prev_utid = pending.last_utid;
+  // The previous thread's fields are inferred; its name is looked up afresh (a task_rename
+  // may have changed it while it ran, or the update above if it switches to itself).
+  RawSwitch raw;
+  PrepareRawSwitch(pending.last_pid, storage_->thread.name[prev_utid], pending.last_prio,
+                   prev_state, next_pid, next_comm, next_prio, &raw);
   const StringId state = StateString(prev_state);
   SchedSliceTable& sched = storage_->sched_slice;
   if (pending.slice_row != UINT32_MAX) {
     sched.dur.Set(pending.slice_row, ts - sched.ts[pending.slice_row]);
     sched.end_state.Set(pending.slice_row, state);
   }
-  const uint32_t prev_utid = pending.last_utid;
-  // The previous thread's fields are inferred; its name is looked up afresh (a task_rename
-  // may have changed it while it ran).
-  AddRawSwitch(ts, cpu, prev_utid, pending.last_pid, storage_->thread.name[prev_utid],
-               pending.last_prio, prev_state, next_pid, next_comm, next_prio);
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
   pending.slice_row = sched.Insert(
       {.ts = ts, .dur = -1, .utid = next_utid, .priority = next_prio, .ucpu = Cpu(cpu)});
   SwitchThreadStates(ts, cpu, prev_utid, state, next_utid);
+  AddRawSwitch(ts, cpu, prev_utid, raw);
 }
 
 void SchedTracker::PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int64_t waker_pid) {
@@ -155,14 +166,16 @@ void SchedTracker::PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid
   auto arg = [&](int i, ArgValue v) { return Arg{waking_keys_[i], waking_keys_[i], v}; };
   const Arg args[] = {arg(0, ArgValue::String(comm)), arg(1, ArgValue::Int(wakee_pid)),
                       arg(2, ArgValue::Int(prio)), arg(3, ArgValue::Int(target_cpu))};
+  // Hashed first, stored last: the thread_state work overlaps the index's cache miss.
+  const ArgsTracker::SetHash key = args_->PrepareArgSet(args);
+  const uint32_t utid = processes_->GetOrCreateThread(wakee_pid);
+  PushWakingState(ts, utid, waker_utid, common_flags);
   storage_->ftrace_event.Insert({.ts = ts,
                                  .name = sched_waking_,
                                  .utid = waker_utid,
-                                 .arg_set_id = args_->AddArgSet(args),
+                                 .arg_set_id = args_->AddPreparedArgSet(args, key),
                                  .common_flags = common_flags,
                                  .ucpu = Cpu(cpu)});
-  const uint32_t utid = processes_->GetOrCreateThread(wakee_pid);
-  PushWakingState(ts, utid, waker_utid, common_flags);
 }
 
 void SchedTracker::PushWakingState(int64_t ts, uint32_t utid, uint32_t waker_utid,

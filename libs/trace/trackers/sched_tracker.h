@@ -62,9 +62,16 @@ class SchedTracker {
   StringId StateString(int64_t raw_state);
   // sched_switch and compact sched_waking rows of ftrace_event, with their fields as args in
   // the proto's field order (trace_processor writes these itself, not the generic path).
-  void AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, int64_t prev_pid,
-                    StringId prev_comm, int32_t prev_prio, int64_t prev_state, int64_t next_pid,
-                    StringId next_comm, int32_t next_prio);
+  // The args are built and hashed first (PrepareArgSet) and the row written last, after the
+  // sched and thread_state work, which so overlaps the arg-set index's cache miss.
+  struct RawSwitch {
+    Arg args[7];
+    ArgsTracker::SetHash key;
+  };
+  void PrepareRawSwitch(int64_t prev_pid, StringId prev_comm, int32_t prev_prio,
+                        int64_t prev_state, int64_t next_pid, StringId next_comm,
+                        int32_t next_prio, RawSwitch* raw);
+  void AddRawSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, const RawSwitch& raw);
   void PushWakingState(int64_t ts, uint32_t utid, uint32_t waker_utid,
                        std::optional<uint32_t> common_flags);
   void SwitchThreadStates(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,

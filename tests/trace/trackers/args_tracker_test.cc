@@ -91,6 +91,24 @@ TEST_F(ArgsTrackerTest, RealValuesCompareAsNumbers) {
   EXPECT_EQ(args.AddArgSet({args.MakeArg("v", ArgValue::Real(nan))}), n);
 }
 
+// A prepared set (hashed early, stored later) is the same set AddArgSet finds or adds, and
+// other sets added in between do not disturb it.
+TEST_F(ArgsTrackerTest, PreparedSetsAreFoundAndAddedLikeAnyOther) {
+  const Arg a[] = {IntArg("prev_pid", 1), IntArg("next_pid", 2)};
+  const Arg b[] = {IntArg("prev_pid", 2), IntArg("next_pid", 1)};
+  const auto a_id = args.AddArgSet(a);
+  const ArgsTracker::SetHash a_hash = args.PrepareArgSet(a);
+  const ArgsTracker::SetHash b_hash = args.PrepareArgSet(b);
+  const auto c_id = args.AddArgSet({IntArg("cpu", 3)});  // added between prepare and add
+  EXPECT_EQ(args.AddPreparedArgSet(a, a_hash), a_id);
+  const auto b_id = args.AddPreparedArgSet(b, b_hash);
+  ASSERT_TRUE(b_id.has_value());
+  EXPECT_EQ(*b_id, *c_id + 1);  // new: its rows follow the set added before it
+  EXPECT_EQ(args.AddArgSet(b), b_id);
+  EXPECT_EQ(args.set_count(), 3u);
+  EXPECT_FALSE(args.AddPreparedArgSet({}, args.PrepareArgSet({})).has_value());
+}
+
 TEST_F(ArgsTrackerTest, ManySetsKeepTheirIdentity) {
   // Enough sets that hash-index growth and any shared hashes are exercised.
   constexpr int kSets = 50000;
