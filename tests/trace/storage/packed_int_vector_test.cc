@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "libs/trace/storage/column.h"
@@ -136,6 +137,40 @@ TEST(ColumnTest, NullCellsAndSetsRoundTripThroughPackedStorage) {
   EXPECT_EQ(names.GetString(39'999), 77u);
   EXPECT_EQ(names.GetString(39'998), 3u);
   EXPECT_LT(names.memory_bytes(), 40'000u * 2);  // 1 byte a cell, not 4
+}
+
+// Row ids in the millions on a quarter of the rows, NULL on the rest (thread_state.waker_id):
+// a NULL must not pull its chunk down to 0, which would take 4 bytes a cell instead of 2.
+TEST(ColumnTest, NullCellsDoNotWidenTheirChunk) {
+  Table table("t", "doc");
+  IntColumn<uint32_t> waker(&table, "waker", /*nullable=*/true, kNone, "doc");
+  constexpr uint32_t kRows = 1 << 16;
+  for (uint32_t i = 0; i < kRows; ++i) {
+    if (i % 4 == 0) {
+      waker.Append(5'000'000 + i);
+    } else {
+      waker.Append(std::optional<uint32_t>());
+    }
+  }
+  for (uint32_t i = 0; i < kRows; ++i) {
+    if (i % 4 == 0) {
+      ASSERT_EQ(waker.Get(i), 5'000'000 + i);
+    } else {
+      // NULL reads as NULL, and as 0 through operator[] (what callers relied on before).
+      ASSERT_EQ(waker.Get(i), std::nullopt);
+      ASSERT_EQ(waker[i], 0u);
+      ASSERT_TRUE(waker.IsNull(i));
+    }
+  }
+  EXPECT_LT(waker.memory_bytes(), size_t{kRows} * 2 + kRows / 8 + 1024);
+  // A NULL cell later set takes its value; a non-nullable column keeps 0 for a missing value.
+  waker.Set(1, 42);
+  EXPECT_EQ(waker.Get(1), 42u);
+  IntColumn<int64_t> plain(&table, "plain", /*nullable=*/false, kNone, "doc");
+  plain.Append(int64_t{7});
+  plain.Append(std::optional<int64_t>());
+  EXPECT_FALSE(plain.IsNull(1));
+  EXPECT_EQ(plain[1], 0);
 }
 
 TEST(StringPoolTest, InternsOnceAndNullIsZero) {
