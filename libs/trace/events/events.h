@@ -487,8 +487,10 @@ struct PerfSampleData {
   StringId unwind_error = kNullStringId;  // null: none
   std::optional<uint64_t> timebase_count;
   std::vector<uint64_t> follower_counts;
-  // The callstack (outermost frame first) when the sample carried a resolvable callstack_iid.
-  std::vector<CallstackFrame> callstack;
+  // The callstack (outermost frame first) when the sample carried a resolvable callstack_iid;
+  // null otherwise. Samples of one interned callstack share it (resolved once per sequence
+  // generation), so the sorter holds each distinct callstack once.
+  std::shared_ptr<const std::vector<CallstackFrame>> callstack;
 };
 
 // A zero-duration slice on a global track known by name and type, e.g. trace triggers on

@@ -65,8 +65,7 @@ void PerfSampleTracker::AddSample(int64_t ts, const PerfSampleData& data, Sessio
   const uint32_t utid = ctx_->processes.UpdateThread(data.tid, data.pid);
   ctx_->processes.GetOrCreateProcess(data.pid);
   if (data.cpu) ctx_->sched.Cpu(*data.cpu);
-  std::optional<uint32_t> callsite;
-  if (!data.callstack.empty()) callsite = ctx_->callstacks.InternCallstack(data.callstack);
+  const std::optional<uint32_t> callsite = Callsite(data.callstack);
   const uint32_t sample = storage->perf_sample.Insert({.ts = ts,
                                                        .utid = utid,
                                                        .cpu = data.cpu,
@@ -78,6 +77,17 @@ void PerfSampleTracker::AddSample(int64_t ts, const PerfSampleData& data, Sessio
     storage->perf_sample_counter.Insert({.sample_id = sample, .counter_id = counter});
   }
   storage->ExtendBounds(ts);
+}
+
+std::optional<uint32_t> PerfSampleTracker::Callsite(
+    const std::shared_ptr<const std::vector<CallstackFrame>>& frames) {
+  if (!frames || frames->empty()) return std::nullopt;
+  auto [it, inserted] = callsites_.try_emplace(frames.get());
+  if (inserted) {
+    it->second.frames = frames;
+    it->second.callsite = ctx_->callstacks.InternCallstack(*frames);
+  }
+  return it->second.callsite;
 }
 
 void PerfSampleTracker::OnEvent(int64_t ts, const PerfSampleData& data) {

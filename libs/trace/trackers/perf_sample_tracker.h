@@ -8,6 +8,8 @@
 // error. Kernel ring-buffer losses and producer guardrail stops become stats.
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -38,8 +40,17 @@ class PerfSampleTracker {
   uint32_t CounterTrack(const Session& session, uint32_t cpu, StringId name, bool is_timebase);
   void AddSample(int64_t ts, const PerfSampleData& data, Session& session, const CpuTracks& tracks);
 
+  // The callsite of a callstack the importer resolved (shared by its samples), keyed by the
+  // callstack's address; the entry keeps the callstack alive so the address stays its own.
+  std::optional<uint32_t> Callsite(const std::shared_ptr<const std::vector<CallstackFrame>>& frames);
+
+  struct CachedCallsite {
+    std::shared_ptr<const std::vector<CallstackFrame>> frames;
+    std::optional<uint32_t> callsite;
+  };
   TraceContext* ctx_;
   absl::flat_hash_map<uint32_t, Session> sessions_;  // by sequence id
+  absl::flat_hash_map<const std::vector<CallstackFrame>*, CachedCallsite> callsites_;
 };
 
 }  // namespace tw

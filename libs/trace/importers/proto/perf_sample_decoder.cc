@@ -120,8 +120,19 @@ std::shared_ptr<const PerfSampleData::Stream> PerfSampleDecoder::StreamFor(
   return cached.stream;
 }
 
-void PerfSampleDecoder::ResolveCallstack(const SequenceState& seq, uint64_t iid,
-                                         PerfSampleData* sample) {
+void PerfSampleDecoder::ResolveCallstack(uint32_t sequence_id, const SequenceState& seq,
+                                         uint64_t iid, PerfSampleData* sample) {
+  Callstacks& cache = callstacks_[sequence_id];
+  if (cache.generation != seq.generation()) {
+    // The writer cleared its interned data: iids name other callstacks now.
+    cache.by_iid.clear();
+    cache.generation = seq.generation();
+  }
+  if (auto it = cache.by_iid.find(iid); it != cache.by_iid.end()) {
+    sample->callstack = it->second;
+    return;
+  }
+  // Only resolved callstacks are kept: a failure is counted again for each sample.
   if (!seq.Lookup(pf::interned_data::kCallstacks, iid)) {
     ctx_->storage->IncrementStat("stackprofile_invalid_callstack_id");
     return;
@@ -136,7 +147,8 @@ void PerfSampleDecoder::ResolveCallstack(const SequenceState& seq, uint64_t iid,
     ctx_->storage->IncrementStat("stackprofile_empty_callstack");
     return;
   }
-  sample->callstack = std::move(*frames);
+  sample->callstack = std::make_shared<const std::vector<CallstackFrame>>(std::move(*frames));
+  cache.by_iid.emplace(iid, sample->callstack);
 }
 
 void PerfSampleDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
@@ -194,7 +206,7 @@ void PerfSampleDecoder::Decode(const PacketContext& packet, const proto::Field& 
       }
     }
     if (callstack_iid && packet.sequence) {
-      ResolveCallstack(*packet.sequence, *callstack_iid, &sample);
+      ResolveCallstack(packet.sequence_id, *packet.sequence, *callstack_iid, &sample);
     }
   }
   ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),

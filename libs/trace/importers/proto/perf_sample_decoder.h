@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
@@ -26,14 +27,21 @@ class PerfSampleDecoder {
  private:
   // The stream the sequence's current defaults describe (decoded once per change of defaults).
   std::shared_ptr<const PerfSampleData::Stream> StreamFor(const PacketContext& packet);
-  void ResolveCallstack(const SequenceState& seq, uint64_t iid, PerfSampleData* sample);
+  void ResolveCallstack(uint32_t sequence_id, const SequenceState& seq, uint64_t iid,
+                        PerfSampleData* sample);
 
   struct CachedStream {
     std::string defaults;  // the defaults it was decoded from ("" when there were none)
     std::shared_ptr<const PerfSampleData::Stream> stream;
   };
+  // A sequence's resolved callstacks, valid for one generation of its interned data.
+  struct Callstacks {
+    uint32_t generation = 0;
+    absl::flat_hash_map<uint64_t, std::shared_ptr<const std::vector<CallstackFrame>>> by_iid;
+  };
   ImportContext* ctx_;
-  absl::flat_hash_map<uint32_t, CachedStream> streams_;  // by sequence id
+  absl::flat_hash_map<uint32_t, CachedStream> streams_;   // by sequence id
+  absl::flat_hash_map<uint32_t, Callstacks> callstacks_;  // by sequence id
 };
 
 }  // namespace tw
