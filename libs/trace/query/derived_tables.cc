@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "libs/trace/query/cpu_freq_per_thread_tables.h"
 #include "libs/trace/query/sched_latency_table.h"
 #include "libs/trace/query/slice_stack_table.h"
 #include "libs/trace/query/thread_slice_time_tables.h"
@@ -140,6 +141,12 @@ std::vector<DerivedTable> MakeDerivedTables(const TraceStorage* storage) {
   });
   AddDerived<ThreadTimeInStateTable>(&tables, [storage](ThreadTimeInStateTable* t) {
     FillThreadTimeInState(*storage, t);
+  });
+  AddDerived<CpuFreqPerThreadTable>(&tables, [storage](CpuFreqPerThreadTable* t) {
+    FillCpuFreqPerThread(*storage, t);
+  });
+  AddDerived<ThreadCpuCyclesTable>(&tables, [storage](ThreadCpuCyclesTable* t) {
+    FillThreadCpuCycles(*storage, t);
   });
   return tables;
 }

@@ -24,18 +24,21 @@ CREATE PERFETTO VIEW cpu_cycles_per_thread_per_cpu(
   -- The time-weighted average frequency it ran at, in kHz.
   avg_freq LONG
 ) AS
+-- The sums per (thread, CPU) come from one pass in C++ (query/cpu_freq_per_thread_tables.h),
+-- when first used: grouping the split pieces sorted all of them (~0.3 s of CPU per use on a
+-- 1 M-event trace).
 SELECT
   utid,
   ucpu,
-  cpu,
-  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
-  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
-  SUM(dur) AS runtime,
-  MIN(freq) AS min_freq,
-  MAX(freq) AS max_freq,
-  cast_int!(SUM(dur * freq / 1000) / (SUM(dur) / 1000)) AS avg_freq
-FROM _cpu_freq_per_thread
-GROUP BY utid, ucpu;
+  ucpu AS cpu,
+  cast_int!(millicycles) AS millicycles,
+  cast_int!(millicycles / 1e9) AS megacycles,
+  runtime,
+  min_freq,
+  max_freq,
+  cast_int!(millicycles / (runtime / 1000)) AS avg_freq
+FROM __intrinsic_thread_cpu_cycles
+ORDER BY id;
 
 -- The same per (thread, CPU) figures, within [ts, ts + dur) only. Meant for a few windows at
 -- a time: each call scans every running stretch.
