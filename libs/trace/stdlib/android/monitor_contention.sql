@@ -246,23 +246,28 @@ LEFT JOIN lock_names AS ln ON ln.id = p.id
 WHERE p.short_blocking_method IS NOT NULL AND p.short_blocked_method IS NOT NULL
 ORDER BY p.id;
 
--- Contentions that happened on the thread another contention was waiting for, while it
--- waited: (parent_id = the waiting contention).
-CREATE PERFETTO TABLE _children AS
-SELECT parent.id AS parent_id, child.*
-FROM android_monitor_contention AS child
-JOIN android_monitor_contention AS parent
-  ON parent.blocked_utid = child.blocking_utid
-  AND child.ts BETWEEN parent.ts AND parent.ts + parent.dur
-ORDER BY child.id;
-
-CREATE PERFETTO TABLE _child_of AS
-SELECT parent.id AS id, MIN(child.id) AS child_id
+-- Pairs of contentions where the child began on the thread the parent was waiting for (the
+-- parent's blocked thread is the child's blocking thread) while the parent waited.
+CREATE PERFETTO VIEW _contention_nesting AS
+SELECT parent.id AS parent_id, child.id AS child_id
 FROM android_monitor_contention AS parent
 JOIN android_monitor_contention AS child
   ON parent.blocked_utid = child.blocking_utid
-  AND child.ts BETWEEN parent.ts AND parent.ts + parent.dur
-GROUP BY parent.id;
+  AND child.ts BETWEEN parent.ts AND parent.ts + parent.dur;
+
+-- Contentions that happened on the thread another contention was waiting for, while it
+-- waited: (parent_id = the waiting contention).
+CREATE PERFETTO TABLE _children AS
+SELECT n.parent_id, child.*
+FROM _contention_nesting AS n
+JOIN android_monitor_contention AS child ON child.id = n.child_id
+ORDER BY child.id;
+
+-- Per contention that others happened within: the first of them (child_id).
+CREATE PERFETTO TABLE _child_of AS
+SELECT parent_id AS id, MIN(child_id) AS child_id
+FROM _contention_nesting
+GROUP BY parent_id;
 
 -- Contentions linked into chains: parent_id is the contention this one delayed (its blocked
 -- thread was the blocking thread of the parent), child_id the first one it was delayed by.

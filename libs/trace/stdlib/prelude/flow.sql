@@ -4,6 +4,19 @@
 
 INCLUDE PERFETTO MODULE prelude.events;
 
+-- The flows whose ids `flow_ids` (a subquery of one column) lists, as the flow functions return
+-- them: id (the row's number from 0, in flow id order), slice_out, slice_in, trace_id and
+-- arg_set_id, in flow id order.
+CREATE PERFETTO MACRO _numbered_flows(flow_ids TableOrSubquery)
+RETURNS TableOrSubquery AS (
+  SELECT
+    ROW_NUMBER() OVER (ORDER BY f.id) - 1 AS id, f.slice_out, f.slice_in, f.trace_id,
+    f.arg_set_id
+  FROM flow AS f
+  WHERE f.id IN $flow_ids
+  ORDER BY f.id
+);
+
 -- Flows reachable from the slice by following flow arrows only: forwards from it (and onwards
 -- from the slices reached), and backwards into it (and further back).
 CREATE PERFETTO FUNCTION directly_connected_flow(
@@ -38,11 +51,8 @@ WITH RECURSIVE
     UNION
     SELECT f.id FROM backwards JOIN flow AS f ON f.slice_in = backwards.sid
   )
-SELECT
-  ROW_NUMBER() OVER (ORDER BY f.id) - 1 AS id, f.slice_out, f.slice_in, f.trace_id, f.arg_set_id
-FROM hits
-JOIN flow AS f ON f.id = hits.id
-ORDER BY f.id;
+SELECT * FROM _numbered_flows!((SELECT id FROM hits))
+ORDER BY id;
 
 -- Flows leaving the slice or any of its descendants, and recursively those leaving every slice
 -- they reach (or that slice's descendants).
@@ -69,11 +79,8 @@ WITH RECURSIVE reached(sid) AS (
   UNION
   SELECT f.slice_in FROM reached JOIN flow AS f ON f.slice_out = reached.sid
 )
-SELECT
-  ROW_NUMBER() OVER (ORDER BY f.id) - 1 AS id, f.slice_out, f.slice_in, f.trace_id, f.arg_set_id
-FROM reached
-JOIN flow AS f ON f.slice_out = reached.sid
-ORDER BY f.id;
+SELECT * FROM _numbered_flows!((SELECT f.id FROM reached JOIN flow AS f ON f.slice_out = reached.sid))
+ORDER BY id;
 
 -- Flows arriving at the slice or any of its ancestors, and recursively those arriving at every
 -- slice they come from (or that slice's ancestors).
@@ -101,8 +108,5 @@ WITH RECURSIVE reached(sid) AS (
   UNION
   SELECT f.slice_out FROM reached JOIN flow AS f ON f.slice_in = reached.sid
 )
-SELECT
-  ROW_NUMBER() OVER (ORDER BY f.id) - 1 AS id, f.slice_out, f.slice_in, f.trace_id, f.arg_set_id
-FROM reached
-JOIN flow AS f ON f.slice_in = reached.sid
-ORDER BY f.id;
+SELECT * FROM _numbered_flows!((SELECT f.id FROM reached JOIN flow AS f ON f.slice_in = reached.sid))
+ORDER BY id;

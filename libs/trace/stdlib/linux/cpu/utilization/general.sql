@@ -41,3 +41,38 @@ CREATE PERFETTO VIEW _cpu_freq_per_thread AS
 -- trace.
 SELECT id + 1 AS id, ts, dur, ucpu, ucpu AS cpu, utid, freq, counter_id
 FROM __intrinsic_cpu_freq_per_thread;
+
+-- The pieces of _cpu_freq_per_thread that overlap [ts, ts + dur), clipped to it: id, utid,
+-- ucpu, cpu, freq, ts (the later start) and dur (the overlap).
+CREATE PERFETTO MACRO _cpu_freq_pieces_in_window(ts Expr, dur Expr)
+RETURNS TableOrSubquery AS (
+  SELECT
+    id, utid, ucpu, cpu, freq,
+    MAX(ts, $ts) AS ts,
+    MIN(ts + dur, $ts + $dur) - MAX(ts, $ts) AS dur
+  FROM _cpu_freq_per_thread
+  WHERE ts < $ts + $dur AND ts + dur > $ts
+);
+
+-- The cycle and frequency columns of a group of running pieces with ts, dur and freq columns
+-- (e.g. _cpu_freq_pieces_in_window!'s rows): millicycles (dur x freq / 1000, summed),
+-- megacycles, runtime, awake_runtime (runtime not suspended), min_freq, max_freq and avg_freq
+-- (time-weighted over the pieces whose frequency is known).
+CREATE PERFETTO MACRO _cpu_cycles_columns()
+RETURNS _ProjectionFragment AS
+  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
+  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
+  SUM(dur) AS runtime,
+  SUM(to_monotonic(ts + dur) - to_monotonic(ts)) AS awake_runtime,
+  MIN(freq) AS min_freq,
+  MAX(freq) AS max_freq,
+  cast_int!(SUM(dur * freq / 1000) / (SUM(IIF(freq IS NOT NULL, dur, NULL)) / 1000)) AS avg_freq;
+
+-- awake_utilization and awake_unnormalized_utilization: `awake_dur` as a percentage of the
+-- awake time of [ts, ts + dur), over all CPUs and per CPU, rounded to 6 decimals.
+CREATE PERFETTO MACRO _cpu_awake_utilization_columns(awake_dur Expr, ts Expr, dur Expr)
+RETURNS _ProjectionFragment AS
+  round($awake_dur * 100.0 / (to_monotonic($ts + $dur) - to_monotonic($ts))
+        / (SELECT MAX(cpu) + 1 FROM cpu), 6) AS awake_utilization,
+  round($awake_dur * 100.0 / (to_monotonic($ts + $dur) - to_monotonic($ts)), 6)
+    AS awake_unnormalized_utilization;

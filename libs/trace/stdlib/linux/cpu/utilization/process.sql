@@ -60,14 +60,7 @@ CREATE PERFETTO VIEW cpu_cycles_per_process(
   -- The time-weighted average frequency, in kHz.
   avg_freq LONG
 ) AS
-SELECT
-  t.upid,
-  SUM(c.millicycles) AS millicycles,
-  cast_int!(SUM(c.millicycles) / 1e9) AS megacycles,
-  SUM(c.runtime) AS runtime,
-  MIN(c.min_freq) AS min_freq,
-  MAX(c.max_freq) AS max_freq,
-  cast_int!(SUM(c.millicycles) / (SUM(c.runtime) / 1000)) AS avg_freq
+SELECT t.upid, _cpu_cycles_rollup_columns!()
 FROM cpu_cycles_per_thread_per_cpu AS c
 JOIN thread AS t USING (utid)
 WHERE t.upid IS NOT NULL
@@ -99,21 +92,12 @@ RETURNS TABLE(
   avg_freq LONG
 ) AS
 WITH clipped AS (
-  SELECT t.upid, c.freq, MAX(c.ts, $ts) AS ts,
-    MIN(c.ts + c.dur, $ts + $dur) - MAX(c.ts, $ts) AS dur
-  FROM _cpu_freq_per_thread AS c
+  SELECT t.upid, c.freq, c.ts, c.dur
+  FROM _cpu_freq_pieces_in_window!($ts, $dur) AS c
   JOIN thread AS t USING (utid)
-  WHERE c.ts < $ts + $dur AND c.ts + c.dur > $ts AND t.upid IS NOT NULL
+  WHERE t.upid IS NOT NULL
 )
-SELECT
-  upid,
-  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
-  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
-  SUM(dur) AS runtime,
-  SUM(to_monotonic(ts + dur) - to_monotonic(ts)) AS awake_runtime,
-  MIN(freq) AS min_freq,
-  MAX(freq) AS max_freq,
-  cast_int!(SUM(dur * freq / 1000) / (SUM(IIF(freq IS NOT NULL, dur, NULL)) / 1000)) AS avg_freq
+SELECT upid, _cpu_cycles_columns!()
 FROM clipped
 GROUP BY upid;
 
@@ -141,9 +125,6 @@ SELECT
   c.upid,
   p.name AS process_name,
   c.awake_runtime AS awake_dur,
-  round(c.awake_runtime * 100.0 / (to_monotonic($ts + $dur) - to_monotonic($ts))
-        / (SELECT MAX(cpu) + 1 FROM cpu), 6) AS awake_utilization,
-  round(c.awake_runtime * 100.0 / (to_monotonic($ts + $dur) - to_monotonic($ts)), 6)
-    AS awake_unnormalized_utilization
+  _cpu_awake_utilization_columns!(c.awake_runtime, $ts, $dur)
 FROM cpu_cycles_per_process_in_interval($ts, $dur) AS c
 JOIN process AS p USING (upid);

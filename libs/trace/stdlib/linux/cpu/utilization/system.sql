@@ -52,13 +52,7 @@ CREATE PERFETTO VIEW cpu_cycles(
   -- The time-weighted average frequency, in kHz.
   avg_freq LONG
 ) AS
-SELECT
-  SUM(millicycles) AS millicycles,
-  cast_int!(SUM(millicycles) / 1e9) AS megacycles,
-  SUM(runtime) AS runtime,
-  MIN(min_freq) AS min_freq,
-  MAX(max_freq) AS max_freq,
-  cast_int!(SUM(millicycles) / (SUM(runtime) / 1000)) AS avg_freq
+SELECT _cpu_cycles_rollup_columns!()
 FROM cpu_cycles_per_thread_per_cpu;
 
 -- CPU cycles and frequencies within [ts, ts + dur), one row.
@@ -84,17 +78,5 @@ RETURNS TABLE(
   -- The time-weighted average frequency, in kHz.
   avg_freq LONG
 ) AS
-WITH clipped AS (
-  SELECT freq, MAX(ts, $ts) AS ts, MIN(ts + dur, $ts + $dur) - MAX(ts, $ts) AS dur
-  FROM _cpu_freq_per_thread
-  WHERE ts < $ts + $dur AND ts + dur > $ts
-)
-SELECT
-  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
-  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
-  SUM(dur) AS runtime,
-  SUM(to_monotonic(ts + dur) - to_monotonic(ts)) AS awake_runtime,
-  MIN(freq) AS min_freq,
-  MAX(freq) AS max_freq,
-  cast_int!(SUM(dur * freq / 1000) / (SUM(IIF(freq IS NOT NULL, dur, NULL)) / 1000)) AS avg_freq
-FROM clipped;
+SELECT _cpu_cycles_columns!()
+FROM _cpu_freq_pieces_in_window!($ts, $dur);

@@ -59,14 +59,7 @@ CREATE PERFETTO VIEW cpu_cycles_per_thread(
   -- The time-weighted average frequency, in kHz.
   avg_freq LONG
 ) AS
-SELECT
-  utid,
-  SUM(millicycles) AS millicycles,
-  cast_int!(SUM(millicycles) / 1e9) AS megacycles,
-  SUM(runtime) AS runtime,
-  MIN(min_freq) AS min_freq,
-  MAX(max_freq) AS max_freq,
-  cast_int!(SUM(millicycles) / (SUM(runtime) / 1000)) AS avg_freq
+SELECT utid, _cpu_cycles_rollup_columns!()
 FROM cpu_cycles_per_thread_per_cpu
 GROUP BY utid;
 
@@ -95,21 +88,8 @@ RETURNS TABLE(
   -- The time-weighted average frequency, in kHz.
   avg_freq LONG
 ) AS
-WITH clipped AS (
-  SELECT utid, freq, MAX(ts, $ts) AS ts, MIN(ts + dur, $ts + $dur) - MAX(ts, $ts) AS dur
-  FROM _cpu_freq_per_thread
-  WHERE ts < $ts + $dur AND ts + dur > $ts
-)
-SELECT
-  utid,
-  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
-  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
-  SUM(dur) AS runtime,
-  SUM(to_monotonic(ts + dur) - to_monotonic(ts)) AS awake_runtime,
-  MIN(freq) AS min_freq,
-  MAX(freq) AS max_freq,
-  cast_int!(SUM(dur * freq / 1000) / (SUM(IIF(freq IS NOT NULL, dur, NULL)) / 1000)) AS avg_freq
-FROM clipped
+SELECT utid, _cpu_cycles_columns!()
+FROM _cpu_freq_pieces_in_window!($ts, $dur)
 GROUP BY utid;
 
 -- How much of [ts, ts + dur) each thread ran, counting only time the device was awake.
@@ -138,9 +118,6 @@ SELECT
   c.utid,
   t.name AS thread_name,
   c.awake_runtime AS awake_dur,
-  round(c.awake_runtime * 100.0 / (to_monotonic($ts + $dur) - to_monotonic($ts))
-        / (SELECT MAX(cpu) + 1 FROM cpu), 6) AS awake_utilization,
-  round(c.awake_runtime * 100.0 / (to_monotonic($ts + $dur) - to_monotonic($ts)), 6)
-    AS awake_unnormalized_utilization
+  _cpu_awake_utilization_columns!(c.awake_runtime, $ts, $dur)
 FROM cpu_cycles_per_thread_in_interval($ts, $dur) AS c
 JOIN thread AS t USING (utid);

@@ -68,22 +68,20 @@ RETURNS TABLE(
   -- The time-weighted average frequency, in kHz (over the time the frequency is known).
   avg_freq LONG
 ) AS
-WITH clipped AS (
-  SELECT
-    utid, ucpu, cpu, freq,
-    MIN(ts + dur, $ts + $dur) - MAX(ts, $ts) AS dur
-  FROM _cpu_freq_per_thread
-  WHERE ts < $ts + $dur AND ts + dur > $ts
-)
-SELECT
-  utid,
-  ucpu,
-  cpu,
-  cast_int!(SUM(dur * freq / 1000)) AS millicycles,
-  cast_int!(SUM(dur * freq / 1000) / 1e9) AS megacycles,
-  SUM(dur) AS runtime,
-  MIN(freq) AS min_freq,
-  MAX(freq) AS max_freq,
-  cast_int!(SUM(dur * freq / 1000) / (SUM(IIF(freq IS NOT NULL, dur, NULL)) / 1000)) AS avg_freq
-FROM clipped
-GROUP BY utid, ucpu;
+SELECT utid, ucpu, cpu, millicycles, megacycles, runtime, min_freq, max_freq, avg_freq
+FROM (
+  SELECT utid, ucpu, cpu, _cpu_cycles_columns!()
+  FROM _cpu_freq_pieces_in_window!($ts, $dur)
+  GROUP BY utid, ucpu
+);
+
+-- The cycle and frequency columns summed over rows of cpu_cycles_per_thread_per_cpu:
+-- millicycles, megacycles, runtime, min_freq, max_freq and avg_freq (time-weighted).
+CREATE PERFETTO MACRO _cpu_cycles_rollup_columns()
+RETURNS _ProjectionFragment AS
+  SUM(millicycles) AS millicycles,
+  cast_int!(SUM(millicycles) / 1e9) AS megacycles,
+  SUM(runtime) AS runtime,
+  MIN(min_freq) AS min_freq,
+  MAX(max_freq) AS max_freq,
+  cast_int!(SUM(millicycles) / (SUM(runtime) / 1000)) AS avg_freq;
