@@ -30,18 +30,26 @@ class PackedIntVector {
   static constexpr uint32_t kChunk = 1u << kShift;
   static constexpr uint32_t kMask = kChunk - 1;
 
+  // Appends run once per column per row on the import's hot path, so the common case is inline
+  // and branch-light: a value landing inside the last chunk (not its first cell, nor the cell
+  // where the first chunk grows) that the chunk's width and base already hold. Anything else
+  // takes PushBackSlow; both leave the same min/max, width, base and bytes.
   void push_back(T v) {
-    const uint32_t at = size_ & kMask;
     const int64_t value = static_cast<int64_t>(v);
-    if (at == 0 && (size_ != 0 || chunks_.empty())) {
-      chunks_.emplace_back();
-      Chunk& fresh = chunks_.back();
-      fresh.base = fresh.min = fresh.max = value;
+    const uint32_t at = size_ & kMask;
+    // Chunks after the first start full size, and the first holds kChunk cells before a second
+    // exists, so `at == first_capacity_` can only stop the first chunk.
+    if (at != 0 && at != first_capacity_) {
+      Chunk& c = chunks_.back();
+      if (HoldsWithoutReencoding(c, value)) {
+        if (value < c.min) c.min = value;
+        if (value > c.max) c.max = value;
+        Store(c, at, value);
+        ++size_;
+        return;
+      }
     }
-    Chunk& c = chunks_.back();
-    if (chunks_.size() == 1 && at == first_capacity_) GrowFirstChunk(c);
-    Put(c, at, value, at);
-    ++size_;
+    PushBackSlow(value);
   }
   T operator[](uint32_t i) const {
     return static_cast<T>(Load(chunks_[i >> kShift], i & kMask));
@@ -111,6 +119,28 @@ class PackedIntVector {
       case 4: reinterpret_cast<uint32_t*>(p)[at] = static_cast<uint32_t>(d); return;
       default: reinterpret_cast<int64_t*>(p)[at] = v; return;
     }
+  }
+
+  // Fits(c, v) without 128-bit arithmetic: when v >= base, the unsigned difference is the
+  // exact distance.
+  static bool HoldsWithoutReencoding(const Chunk& c, int64_t v) {
+    if (c.width == 8) return true;
+    return v >= c.base &&
+           static_cast<uint64_t>(v) - static_cast<uint64_t>(c.base) <= MaxOffset(c.width);
+  }
+
+  // push_back's other cases: a new chunk, the first chunk growing, or a value that re-encodes.
+  __attribute__((noinline)) void PushBackSlow(int64_t value) {
+    const uint32_t at = size_ & kMask;
+    if (at == 0 && (size_ != 0 || chunks_.empty())) {
+      chunks_.emplace_back();
+      Chunk& fresh = chunks_.back();
+      fresh.base = fresh.min = fresh.max = value;
+    }
+    Chunk& c = chunks_.back();
+    if (chunks_.size() == 1 && at == first_capacity_) GrowFirstChunk(c);
+    Put(c, at, value, at);
+    ++size_;
   }
 
   // Writes v at `at` of chunk c, whose first `count` values are set.
