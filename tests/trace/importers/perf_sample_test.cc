@@ -27,17 +27,7 @@ constexpr uint64_t kSwCpuClock = 1, kSwPageFaults = 2, kHwCpuCycles = 10, kHwIns
 constexpr uint64_t kModeKernel = 1, kModeUser = 2;
 
 std::string Name(const PerfEvent& e, bool timebase) {
-  proto::Writer w;
-  namespace tb = pf::perf_events_timebase;
-  namespace fe = pf::perf_follower_event;
-  if (e.counter) w.Varint(timebase ? tb::kCounter : fe::kCounter, *e.counter);
-  if (!e.tracepoint.empty()) {
-    proto::Writer tp;
-    tp.String(pf::perf_events_tracepoint::kName, e.tracepoint);
-    w.Message(timebase ? tb::kTracepoint : fe::kTracepoint, tp);
-  }
-  if (!e.name.empty()) w.String(timebase ? tb::kName : fe::kName, e.name);
-  for (uint64_t m : e.modifiers) w.Varint(timebase ? tb::kModifiers : fe::kModifiers, m);
+  proto::Writer w = EncodePerfEvent(e, timebase);
   return PerfEventName(w.data(), timebase ? kPerfTimebaseFields : kPerfFollowerFields);
 }
 

@@ -42,6 +42,25 @@ struct Frame {
   uint64_t rel_pc = 0;
 };
 
+// A PerfEvents.Timebase (timebase) or FollowerEvent message for `e`. A timebase takes an
+// optional sampling frequency, which traced_perf always sets; it plays no part in the name.
+inline proto::Writer EncodePerfEvent(const PerfEvent& e, bool timebase,
+                                     std::optional<uint64_t> frequency = std::nullopt) {
+  namespace tb = pf::perf_events_timebase;
+  namespace fe = pf::perf_follower_event;
+  proto::Writer w;
+  if (timebase && frequency) w.Varint(tb::kFrequency, *frequency);
+  if (e.counter) w.Varint(timebase ? tb::kCounter : fe::kCounter, *e.counter);
+  if (!e.tracepoint.empty()) {
+    proto::Writer tp;
+    tp.String(pf::perf_events_tracepoint::kName, e.tracepoint);
+    w.Message(timebase ? tb::kTracepoint : fe::kTracepoint, tp);
+  }
+  if (!e.name.empty()) w.String(timebase ? tb::kName : fe::kName, e.name);
+  for (uint64_t m : e.modifiers) w.Varint(timebase ? tb::kModifiers : fe::kModifiers, m);
+  return w;
+}
+
 class PerfTraceWriter {
  public:
   // Clears the sequence's state and sets its defaults (no timebase: an old producer).
@@ -49,9 +68,12 @@ class PerfTraceWriter {
                 const std::vector<PerfEvent>& followers, uint32_t shard_count = 0,
                 uint32_t chosen_shard = 0) {
     proto::Writer perf_defaults;
-    if (timebase) perf_defaults.Message(pf::perf_sample_defaults::kTimebase, Event(*timebase, true));
+    if (timebase) {
+      perf_defaults.Message(pf::perf_sample_defaults::kTimebase,
+                            EncodePerfEvent(*timebase, true, /*frequency=*/100));
+    }
     for (const PerfEvent& f : followers) {
-      perf_defaults.Message(pf::perf_sample_defaults::kFollowers, Event(f, false));
+      perf_defaults.Message(pf::perf_sample_defaults::kFollowers, EncodePerfEvent(f, false));
     }
     if (shard_count) {
       perf_defaults.Varint(pf::perf_sample_defaults::kProcessShardCount, shard_count);
@@ -136,21 +158,6 @@ class PerfTraceWriter {
     proto::Writer w;
     w.Varint(pf::interned_string::kIid, iid);
     w.String(pf::interned_string::kStr, s);
-    return w;
-  }
-  static proto::Writer Event(const PerfEvent& e, bool timebase) {
-    namespace tb = pf::perf_events_timebase;
-    namespace fe = pf::perf_follower_event;
-    proto::Writer w;
-    if (timebase) w.Varint(tb::kFrequency, 100);
-    if (e.counter) w.Varint(timebase ? tb::kCounter : fe::kCounter, *e.counter);
-    if (!e.tracepoint.empty()) {
-      proto::Writer tp;
-      tp.String(pf::perf_events_tracepoint::kName, e.tracepoint);
-      w.Message(timebase ? tb::kTracepoint : fe::kTracepoint, tp);
-    }
-    if (!e.name.empty()) w.String(timebase ? tb::kName : fe::kName, e.name);
-    for (uint64_t m : e.modifiers) w.Varint(timebase ? tb::kModifiers : fe::kModifiers, m);
     return w;
   }
 
