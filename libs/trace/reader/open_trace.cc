@@ -34,10 +34,6 @@ absl::StatusOr<OpenedTrace> OpenTraceSource(std::unique_ptr<ChunkSource> source,
   absl::StatusOr<std::string> head = PeekHead(&source);
   if (!head.ok()) return head.status();
   TraceFormat format = DetectTraceFormat(*head);
-  if (format == TraceFormat::kEmpty) {
-    return absl::InvalidArgumentError("trace file is empty");
-  }
-
   if (format == TraceFormat::kGzip) {
     out.gzip = true;
     source = std::make_unique<GzipChunkSource>(std::move(source));
@@ -46,14 +42,15 @@ absl::StatusOr<OpenedTrace> OpenTraceSource(std::unique_ptr<ChunkSource> source,
     head = PeekHead(&source);
     if (!head.ok()) return head.status();
     format = DetectTraceFormat(*head);
-    if (format == TraceFormat::kEmpty) {
-      return absl::InvalidArgumentError("trace file is empty (after gzip decompression)");
-    }
     if (format == TraceFormat::kGzip) {
       return absl::InvalidArgumentError("gzip inside gzip is not supported");
     }
   }
 
+  // No bytes at all (or a gzip of none) is a Perfetto trace with no packets, as
+  // trace_processor reads it: every table exists and is empty, and SQL runs on it. A service
+  // that refuses empty uploads says so itself; the engine does not.
+  if (format == TraceFormat::kEmpty) format = TraceFormat::kPerfettoProto;
   if (format == TraceFormat::kUnknown) return UnknownFormat(*head, out.gzip);
   out.format = format;
   out.source = std::move(source);

@@ -22,8 +22,8 @@ struct OpenedTrace {
 };
 
 // Errors: NOT_FOUND / PERMISSION_DENIED / INVALID_ARGUMENT (a directory) from opening;
-// INVALID_ARGUMENT "trace file is empty" and INVALID_ARGUMENT naming what the first bytes looked
-// like for an unrecognised format. A gzip stream that is truncated or corrupt past its head is
+// INVALID_ARGUMENT naming what the first bytes looked like for an unrecognised format. A file of
+// no bytes (or a gzip of none) opens as an empty Perfetto trace, as trace_processor reads it. A gzip stream that is truncated or corrupt past its head is
 // not an error here: the source returns the decodable bytes, then the error.
 absl::StatusOr<OpenedTrace> OpenTraceFile(const std::string& path);
 
