@@ -113,8 +113,15 @@ grpc::Status TraceQueryService::UploadTrace(grpc::ServerContext* context,
     }
   }
   if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "upload cancelled");
+  // A product rule, not the engine's: the engine reads 0 bytes as an empty trace (as
+  // trace_processor does), but an upload of nothing is almost surely a client mistake, and
+  // storing it would only produce an analysis of nothing.
+  if (head.empty()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "the upload is empty: a trace of 0 bytes holds nothing to analyse");
+  }
   const TraceFormat format = DetectTraceFormat(head);
-  if (format == TraceFormat::kUnknown || format == TraceFormat::kEmpty) {
+  if (format == TraceFormat::kUnknown) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         absl::StrCat("not a trace Tracewise can read: ", DescribeTraceHead(head)));
   }

@@ -163,6 +163,14 @@ TEST_F(TraceQueryServiceTest, ErrorsArePreciseAndLeaveOtherTracesUntouched) {
   const std::string text = (dir_ / "notes.txt").string();
   std::ofstream(text) << "\x01\x02\x03 definitely not a trace \xff\xfe";
   EXPECT_EQ(backend_->UploadFile(text).status().code(), absl::StatusCode::kInvalidArgument);
+  // The engine reads 0 bytes as an empty trace; the service refuses such an upload itself.
+  const std::string empty = (dir_ / "empty.pftrace").string();
+  std::ofstream(empty).close();
+  auto empty_upload = backend_->UploadFile(empty);
+  EXPECT_EQ(empty_upload.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(empty_upload.status().message()).find("the upload is empty"),
+            std::string::npos)
+      << empty_upload.status();
 
   // The good trace still answers, and the store holds only it.
   EXPECT_TRUE(backend_->Query({id, "SELECT COUNT(*) FROM thread"}).ok());
