@@ -8,7 +8,7 @@ namespace tw {
 namespace {
 
 StringId EnumName(ImportContext* ctx, std::string_view enum_name, int32_t value) {
-  if (auto name = ctx->enum_names.Find(enum_name, value)) return ctx->Intern(*name);
+  if (auto name = ctx->descriptors.EnumValueName(enum_name, value)) return ctx->Intern(*name);
   return ctx->Intern(std::to_string(value));
 }
 

@@ -21,8 +21,30 @@ constexpr uint64_t kLabelRepeated = 3;
 namespace enum_type { constexpr uint32_t kName = 1, kValue = 2; }
 namespace enum_value { constexpr uint32_t kName = 1, kNumber = 2; }
 
-// A FieldDescriptorProto; `extendee` is set for an extension.
-ProtoFieldDef ReadField(std::string_view bytes, std::string* extendee) {
+}  // namespace
+
+void DescriptorPool::AliasPackage(std::string from, std::string to) {
+  alias_from_ = std::move(from);
+  alias_to_ = std::move(to);
+}
+
+std::string DescriptorPool::Canonical(std::string_view full_name) const {
+  if (!alias_from_.empty() && full_name.substr(0, alias_from_.size()) == alias_from_ &&
+      (full_name.size() == alias_from_.size() || full_name[alias_from_.size()] == '.')) {
+    return alias_to_ + std::string(full_name.substr(alias_from_.size()));
+  }
+  return std::string(full_name);
+}
+
+// A FieldDescriptorProto; `extendee` is set for an extension. Type names are made canonical;
+// a relative one (protoc writes them qualified, hand-made sets may not) is taken as being in
+// the file's package.
+ProtoFieldDef DescriptorPool::ReadField(std::string_view bytes, const std::string& package,
+                                        std::string* extendee) const {
+  auto qualified = [&](std::string_view name) {
+    if (!name.empty() && name[0] == '.') return Canonical(name);
+    return package + "." + std::string(name);
+  };
   ProtoFieldDef fd;
   proto::Decoder xd(bytes);
   proto::Field x;
@@ -30,12 +52,12 @@ ProtoFieldDef ReadField(std::string_view bytes, std::string* extendee) {
     switch (x.id) {
       case field::kName: fd.name = std::string(x.as_string()); break;
       case field::kExtendee:
-        if (extendee) *extendee = std::string(x.as_string());
+        if (extendee) *extendee = qualified(x.as_string());
         break;
       case field::kNumber: fd.number = x.as_uint32(); break;
       case field::kLabel: fd.repeated = x.as_uint64() == field::kLabelRepeated; break;
       case field::kType: fd.type = static_cast<ProtoFieldDef::Type>(x.as_uint32()); break;
-      case field::kTypeName: fd.type_name = std::string(x.as_string()); break;
+      case field::kTypeName: fd.type_name = qualified(x.as_string()); break;
       case field::kDefaultValue: fd.default_value = std::string(x.as_string()); break;
       default: break;
     }
@@ -43,11 +65,10 @@ ProtoFieldDef ReadField(std::string_view bytes, std::string* extendee) {
   return fd;
 }
 
-}  // namespace
-
 bool DescriptorPool::AddFileDescriptorSet(std::string_view bytes) {
   proto::Decoder d(bytes);
   proto::Field f;
+  bool ok = true;
   while (d.Next(&f)) {
     if (f.id != file_set::kFile || f.type != proto::kLengthDelimited) continue;
     std::string package;
@@ -58,74 +79,88 @@ bool DescriptorPool::AddFileDescriptorSet(std::string_view bytes) {
         if (x.id == file::kPackage) package = std::string(x.as_string());
       }
     }
-    const std::string scope = package.empty() ? "" : "." + package;
+    const std::string scope = package.empty() ? "" : Canonical("." + package);
     proto::Decoder fd(f);
     proto::Field x;
     while (fd.Next(&x)) {
       if (x.type != proto::kLengthDelimited) continue;
-      if (x.id == file::kMessageType) AddMessage(x.as_string(), scope);
+      if (x.id == file::kMessageType) AddMessage(x.as_string(), scope, scope);
       if (x.id == file::kEnumType) AddEnum(x.as_string(), scope);
-      if (x.id == file::kExtension) AddExtension(x.as_string());
+      if (x.id == file::kExtension) AddExtension(x.as_string(), scope);
     }
-    if (fd.error()) return false;
+    if (fd.error()) ok = false;
   }
-  if (d.error()) return false;
+  if (d.error()) ok = false;
   Resolve();
-  return true;
+  return ok;
 }
 
-void DescriptorPool::AddMessage(std::string_view bytes, const std::string& scope) {
-  ProtoMessageDef def;
+void DescriptorPool::AddMessage(std::string_view bytes, const std::string& scope,
+                                const std::string& package) {
+  std::string name;
+  std::vector<ProtoFieldDef> fields;
   std::vector<std::string_view> nested_messages, nested_enums;
   proto::Decoder d(bytes);
   proto::Field f;
   while (d.Next(&f)) {
     switch (f.id) {
-      case message::kName: def.full_name = scope + "." + std::string(f.as_string()); break;
+      case message::kName: name = scope + "." + std::string(f.as_string()); break;
       case message::kNestedType: nested_messages.push_back(f.as_string()); break;
       case message::kEnumType: nested_enums.push_back(f.as_string()); break;
-      case message::kField: {
-        ProtoFieldDef fd = ReadField(f.as_string(), nullptr);
-        def.by_number.emplace(fd.number, static_cast<uint32_t>(def.fields.size()));
-        def.fields.push_back(std::move(fd));
-        break;
-      }
-      case message::kExtension: AddExtension(f.as_string()); break;
+      case message::kField: fields.push_back(ReadField(f.as_string(), package, nullptr)); break;
+      case message::kExtension: AddExtension(f.as_string(), package); break;
       default: break;
     }
   }
-  const std::string name = def.full_name;
-  message_by_name_[name] = static_cast<uint32_t>(messages_.size());
-  messages_.push_back(std::move(def));
-  for (std::string_view m : nested_messages) AddMessage(m, name);
+  auto [it, inserted] = message_by_name_.try_emplace(name, static_cast<uint32_t>(messages_.size()));
+  if (inserted) {
+    messages_.emplace_back();
+    messages_.back().full_name = name;
+  }
+  ProtoMessageDef& def = messages_[it->second];
+  for (ProtoFieldDef& fd : fields) {
+    if (!def.by_number.try_emplace(fd.number, static_cast<uint32_t>(def.fields.size())).second) {
+      continue;  // the number is taken: its first definition stays
+    }
+    def.fields.push_back(std::move(fd));
+  }
+  for (std::string_view m : nested_messages) AddMessage(m, name, package);
   for (std::string_view e : nested_enums) AddEnum(e, name);
 }
 
 void DescriptorPool::AddEnum(std::string_view bytes, const std::string& scope) {
-  ProtoEnumDef def;
+  std::string name;
+  absl::flat_hash_map<int32_t, std::string> values;
   proto::Decoder d(bytes);
   proto::Field f;
   while (d.Next(&f)) {
-    if (f.id == enum_type::kName) def.full_name = scope + "." + std::string(f.as_string());
+    if (f.id == enum_type::kName) name = scope + "." + std::string(f.as_string());
     if (f.id == enum_type::kValue && f.type == proto::kLengthDelimited) {
-      std::string name;
+      std::string value_name;
       int32_t number = 0;
       proto::Decoder vd(f);
       proto::Field v;
       while (vd.Next(&v)) {
-        if (v.id == enum_value::kName) name = std::string(v.as_string());
+        if (v.id == enum_value::kName) value_name = std::string(v.as_string());
         if (v.id == enum_value::kNumber) number = v.as_int32();
       }
-      def.names.emplace(number, std::move(name));  // aliases: the first name is kept
+      values.try_emplace(number, std::move(value_name));  // aliases: the first name is kept
     }
   }
-  enum_by_name_[def.full_name] = static_cast<uint32_t>(enums_.size());
-  enums_.push_back(std::move(def));
+  auto [it, inserted] = enum_by_name_.try_emplace(name, static_cast<uint32_t>(enums_.size()));
+  if (inserted) {
+    enums_.emplace_back();
+    enums_.back().full_name = name;
+  }
+  // An enum defined again (by a later file) names its values anew.
+  for (auto& [number, value_name] : values) {
+    enums_[it->second].names.insert_or_assign(number, std::move(value_name));
+  }
 }
 
-void DescriptorPool::AddExtension(std::string_view bytes) {
+void DescriptorPool::AddExtension(std::string_view bytes, const std::string& package) {
   std::string extendee;
-  ProtoFieldDef fd = ReadField(bytes, &extendee);
+  ProtoFieldDef fd = ReadField(bytes, package, &extendee);
   fd.is_extension = true;
   pending_extensions_.emplace_back(std::move(extendee), std::move(fd));
 }
@@ -160,9 +195,25 @@ void DescriptorPool::Resolve() {
   }
 }
 
+std::optional<uint32_t> DescriptorPool::FindMessageIndex(std::string_view full_name) const {
+  auto it = message_by_name_.find(Canonical(full_name));
+  if (it == message_by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
 const ProtoMessageDef* DescriptorPool::FindMessage(std::string_view full_name) const {
-  auto it = message_by_name_.find(std::string(full_name));
-  return it == message_by_name_.end() ? nullptr : &messages_[it->second];
+  const std::optional<uint32_t> index = FindMessageIndex(full_name);
+  return index ? &messages_[*index] : nullptr;
+}
+
+std::optional<std::string_view> DescriptorPool::EnumValueName(std::string_view enum_full_name,
+                                                              int32_t value) const {
+  auto e = enum_by_name_.find(Canonical(enum_full_name));
+  if (e == enum_by_name_.end()) return std::nullopt;
+  const auto& names = enums_[e->second].names;
+  auto v = names.find(value);
+  if (v == names.end()) return std::nullopt;
+  return v->second;
 }
 
 }  // namespace tw

@@ -12,9 +12,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/importers/proto/clock_tracker.h"
 #include "libs/trace/importers/proto/proto_decoder.h"
-#include "libs/trace/importers/proto/proto_enum_names.h"
+#include "libs/trace/importers/proto/schema_pools.h"
 #include "libs/trace/importers/proto/sequence_state.h"
 #include "libs/trace/importers/proto/sorter_streams.h"
+#include "libs/trace/importers/proto/trace_descriptor_pool.h"
 #include "libs/trace/sorter/event_sorter.h"
 #include "libs/trace/storage/trace_storage.h"
 
@@ -34,8 +35,9 @@ struct ImportContext {
   TrackEventDecoder* track_events = nullptr;
   // uname release from system_info, so the sched tracker can pick the task-state layout.
   std::optional<std::string> kernel_release;
-  // Enum value names from the trace's ExtensionDescriptor packets.
-  ProtoEnumNames enum_names;
+  // The descriptors this trace decodes typed payloads with: the embedded TrackEvent pool plus
+  // what the trace's ExtensionDescriptor packets define (its own copy once it has any).
+  TraceDescriptorPool descriptors{TrackEventDescriptors()};
 
   SequenceState& Sequence(uint32_t id) {
     auto& s = sequences[id];

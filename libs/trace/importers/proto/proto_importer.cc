@@ -1,8 +1,10 @@
 #include "libs/trace/importers/proto/proto_importer.h"
 
-#include <zlib.h>
+#include <optional>
+#include <string>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/importers/proto/inflate_bytes.h"
 #include "libs/trace/importers/proto/packet_splitter.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/remote_clock_sync.h"
@@ -242,28 +244,13 @@ void ProtoImporter::HandleCompressedPackets(const proto::Field& f) {
     return;
   }
   // compressed_packets holds a zlib-deflated Trace (repeated TracePacket).
-  z_stream z{};
-  if (inflateInit(&z) != Z_OK) return;
-  std::string out;
-  z.next_in = const_cast<Bytef*>(f.data);
-  z.avail_in = static_cast<uInt>(f.size);
-  char buf[64 * 1024];
-  int rc;
-  do {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof(buf);
-    rc = inflate(&z, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) break;
-    out.append(buf, sizeof(buf) - z.avail_out);
-    if (out.size() > (512u << 20)) break;  // refuse decompression bombs
-  } while (rc != Z_STREAM_END);
-  inflateEnd(&z);
-  if (rc != Z_STREAM_END) {
+  const std::optional<std::string> out = InflateBytes(f.as_string(), Compression::kZlib);
+  if (!out) {
     ctx_->storage->IncrementStat("compressed_packets_unsupported");
     return;
   }
   ++compression_depth_;
-  proto::Decoder d(out);
+  proto::Decoder d(*out);
   proto::Field p;
   while (d.Next(&p)) {
     if (p.id == pf::trace::kPacket && p.type == proto::kLengthDelimited) HandlePacket(p.as_string());
@@ -492,7 +479,8 @@ void ProtoImporter::ImportPacket(std::string_view bytes, bool is_protovm_state) 
     case tp::kProtovms:
       return;
     case tp::kExtensionDescriptor:
-      if (data.type != proto::kLengthDelimited || !ctx_->enum_names.AddExtensionDescriptor(data)) {
+      if (data.type != proto::kLengthDelimited ||
+          !ctx_->descriptors.AddExtensionDescriptor(data.as_string())) {
         ctx_->storage->IncrementStat("proto_decode_errors");
       }
       return;

@@ -19,6 +19,9 @@ const DescriptorPool& WinscopeDescriptors() {
 const DescriptorPool& TrackEventDescriptors() {
   static const DescriptorPool* pool = [] {
     auto* p = new DescriptorPool();
+    // Traces name these types in Perfetto's package (their ExtensionDescriptors, the type
+    // names of debug annotations' proto values).
+    p->AliasPackage(".perfetto.protos", ".tracewise.schema.track_event");
     p->AddFileDescriptorSet(TrackEventDescriptorSet());
     return p;
   }();

@@ -39,27 +39,34 @@ constexpr uint32_t kTaskExecutionPostedFromIid = 1;
 const std::vector<uint32_t> kReflectedFields = {24, 25, 26, 27, 29, 32, 33, 34,
                                                 35, 38, 39, 40, 41, 43, 49, 50};
 
-const ProtoMessageDef* TrackEventDef() {
-  static const ProtoMessageDef* def =
-      TrackEventDescriptors().FindMessage(".tracewise.schema.track_event.TrackEvent");
-  return def;
+// TrackEvent's index in the embedded pool: the same in every trace's copy of it.
+std::optional<uint32_t> TrackEventIndex() {
+  static const std::optional<uint32_t> index =
+      TrackEventDescriptors().FindMessageIndex(".tracewise.schema.track_event.TrackEvent");
+  return index;
 }
 
-// Whether a field without a decoder of its own is reflected: the listed ones and extensions.
-bool IsReflectedField(uint32_t id) {
+const ProtoMessageDef* TrackEventDef(const DescriptorPool& pool) {
+  const std::optional<uint32_t> index = TrackEventIndex();
+  return index ? &pool.messages()[*index] : nullptr;
+}
+
+// Whether a field without a decoder of its own is reflected: the listed ones and extensions
+// (those the embedded schema knows and those the trace's own descriptors define).
+bool IsReflectedField(const DescriptorPool& pool, uint32_t id) {
   if (std::find(kReflectedFields.begin(), kReflectedFields.end(), id) != kReflectedFields.end()) {
     return true;
   }
-  const ProtoMessageDef* def = TrackEventDef();
+  const ProtoMessageDef* def = TrackEventDef(pool);
   const ProtoFieldDef* field = def ? def->Field(id) : nullptr;
   return field && field->is_extension;
 }
 
 // The args of an event's reflected fields, in wire order: they are written back as one
 // TrackEvent message holding just them and walked with the descriptor.
-void AddReflectedArgs(const std::vector<proto::Field>& fields, TraceStorage* storage,
-                      std::vector<Arg>* args) {
-  const ProtoMessageDef* track_event = TrackEventDef();
+void AddReflectedArgs(const DescriptorPool& pool, const std::vector<proto::Field>& fields,
+                      TraceStorage* storage, std::vector<Arg>* args) {
+  const ProtoMessageDef* track_event = TrackEventDef(pool);
   if (!track_event) return;
   proto::Writer w;
   for (const proto::Field& f : fields) {
@@ -73,8 +80,7 @@ void AddReflectedArgs(const std::vector<proto::Field>& fields, TraceStorage* sto
   }
   DescriptorArgsOptions options;
   options.allowed_fields = &kReflectedFields;
-  if (!DescriptorToArgs(TrackEventDescriptors(), *track_event, w.Take(), storage, args,
-                        options)) {
+  if (!DescriptorToArgs(pool, *track_event, w.Take(), storage, args, options)) {
     storage->IncrementStat("track_event_parser_errors");
   }
 }
@@ -162,7 +168,7 @@ struct RawEvent {
   std::optional<double> callstack_weight;
 };
 
-bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
+bool ParseRawEvent(const DescriptorPool& pool, const proto::Field& field, RawEvent* e) {
   proto::Decoder d(field);
   proto::Field f;
   while (d.Next(&f)) {
@@ -217,7 +223,7 @@ bool ParseRawEvent(const proto::Field& field, RawEvent* e) {
       case te::kCallstackIid: e->callstack_iid = f.as_uint64(); break;
       case te::kCallstackWeight: e->callstack_weight = f.as_double(); break;
       default:
-        if (IsReflectedField(f.id)) {
+        if (IsReflectedField(pool, f.id)) {
           e->reflected.push_back(f);
         } else if (IsAndroidFrameworkTrackEventExtension(f.id)) {
           e->framework_extensions.push_back(f);
@@ -507,7 +513,7 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
   SequenceState* seq = packet.sequence;
   if (!seq) return;
   RawEvent e;
-  if (!ParseRawEvent(field, &e)) {
+  if (!ParseRawEvent(ctx_->descriptors.pool(), field, &e)) {
     storage->IncrementStat("track_event_tokenizer_errors");
     return;
   }
@@ -771,7 +777,9 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
     storage->IncrementStat("track_event_parser_errors");
   }
   data.callstack_weight = e.callstack_weight;
-  if (!e.reflected.empty()) AddReflectedArgs(e.reflected, storage, &args);
+  if (!e.reflected.empty()) {
+    AddReflectedArgs(ctx_->descriptors.pool(), e.reflected, storage, &args);
+  }
   DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
     DebugAnnotationDecoder annotations(storage, seq, &args);
