@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "libs/trace/sorter/stream_tournament.h"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -137,7 +139,8 @@ class EventSorter::StreamMerge {
       heap_.front() = heap_.back();
       heap_.pop_back();
     }
-    SiftDownTop();
+    // Most streams have one source (each cpu's kinds of ftrace data): nothing to restore.
+    if (heap_.size() > 1) SiftDownTop();
   }
 
  private:
@@ -175,36 +178,6 @@ void EventSorter::Deliver(Queue& q) {
   }
 }
 
-// A stream in the merge's heap, keyed by its head's timestamp and then its number.
-struct EventSorter::StreamHead {
-  int64_t ts;
-  uint32_t stream;
-  StreamMerge* merge;
-  bool operator<(const StreamHead& o) const {
-    return ts < o.ts || (ts == o.ts && stream < o.stream);
-  }
-};
-
-namespace {
-
-// Restores a binary min-heap whose root's key grew.
-template <typename T>
-void SiftDownRoot(std::vector<T>& heap) {
-  const size_t n = heap.size();
-  size_t i = 0;
-  while (true) {
-    size_t earliest = i;
-    for (size_t child = 2 * i + 1; child <= 2 * i + 2 && child < n; ++child) {
-      if (heap[child] < heap[earliest]) earliest = child;
-    }
-    if (earliest == i) return;
-    std::swap(heap[i], heap[earliest]);
-    i = earliest;
-  }
-}
-
-}  // namespace
-
 void EventSorter::FlushUntil(int64_t limit) {
   // Group the non-empty queues by stream, sorting a queue that arrived out of order.
   std::vector<StreamMerge> streams;
@@ -225,30 +198,28 @@ void EventSorter::FlushUntil(int64_t limit) {
       }
     }
   }
-  // The streams in a min-heap on (head ts, stream number): the root is the stream
-  // trace_processor drains next, and the earliest head of the others is one of its children.
-  std::vector<StreamHead> heap;
-  for (StreamMerge& s : streams) heap.push_back({s.head().ts, s.stream(), &s});
-  std::make_heap(heap.begin(), heap.end(),
-                 [](const StreamHead& a, const StreamHead& b) { return b < a; });
-  while (!heap.empty() && heap.front().ts <= limit) {
-    StreamMerge* s = heap.front().merge;
-    int64_t bound = limit;
-    for (size_t child = 1; child <= 2 && child < heap.size(); ++child) {
-      bound = std::min(bound, heap[child].ts);
-    }
+  // The tournament's leaves in stream-number order, so that its tie rule (the lower leaf) is
+  // trace_processor's (the stream created first).
+  std::sort(streams.begin(), streams.end(), [](const StreamMerge& a, const StreamMerge& b) {
+    return a.stream() < b.stream();
+  });
+  std::vector<int64_t> heads;
+  heads.reserve(streams.size());
+  for (const StreamMerge& s : streams) heads.push_back(s.head().ts);
+  StreamTournament tournament(heads);
+  while (!tournament.done() && tournament.winner_ts() <= limit) {
+    StreamMerge& s = streams[tournament.winner()];
+    const int64_t bound = std::min(limit, tournament.RunnerUpTs());
     // Drain it while its events are <= every other stream's head (and the limit).
     do {
-      Deliver(s->head_queue());
-      s->Popped();
-    } while (!s->empty() && s->head().ts <= bound);
-    if (s->empty()) {
-      heap.front() = heap.back();
-      heap.pop_back();
+      Deliver(s.head_queue());
+      s.Popped();
+    } while (!s.empty() && s.head().ts <= bound);
+    if (s.empty()) {
+      tournament.ExhaustWinner();
     } else {
-      heap.front().ts = s->head().ts;
+      tournament.AdvanceWinner(s.head().ts);
     }
-    SiftDownRoot(heap);
   }
 }
 

@@ -74,7 +74,6 @@ class EventSorter {
     uint32_t stream;
   };
   class StreamMerge;
-  struct StreamHead;
   bool BatchInOrderPerStream() const;
 
   Queue& QueueAt(uint32_t id, uint32_t stream);
