@@ -19,6 +19,7 @@
 #include "libs/trace/query/bounded_printf.h"
 #include "libs/trace/query/derived_tables.h"
 #include "libs/trace/query/read_only_guard.h"
+#include "libs/trace/query/slice_layout_table.h"
 #include "libs/trace/query/span_join_table.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
@@ -497,6 +498,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterSqlFunctions(db, impl.native_functions.get()));
   RETURN_IF_ERROR(RegisterBoundedPrintf(db));
   RETURN_IF_ERROR(RegisterSpanJoinModules(db));
+  RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
 
   // Every function and virtual-table module existing now (SQLite's and ours, the intrinsic
   // tables included) is off limits for CREATE PERFETTO FUNCTION: a table function is a module,
