@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/common/status_macros.h"
+#include "libs/trace/query/interval_intersect_sql.h"
 
 namespace tw {
 namespace {
@@ -611,6 +612,32 @@ bool SplitParenList(std::string_view text, std::vector<std::string>* out) {
   return std::none_of(out->begin(), out->end(), [](const std::string& s) { return s.empty(); });
 }
 
+// __intrinsic_interval_intersect!((tables), (partitions)) and
+// __intrinsic_interval_intersect_named!(t, id, ts, dur, t, id, ts, dur, ..., (partitions)):
+// the stdlib's interval intersection (interval_intersect_sql.h builds the SQL).
+absl::StatusOr<std::string> ExpandIntervalIntersect(std::string_view lname,
+                                                    const std::vector<std::string>& args) {
+  std::vector<IntervalSource> sources;
+  std::vector<std::string> partitions;
+  if (lname == "__intrinsic_interval_intersect") {
+    std::vector<std::string> tables;
+    if (args.size() != 2 || !SplitParenList(args[0], &tables) ||
+        !SplitParenList(args[1], &partitions)) {
+      return Invalid(lname, "! expects ((table, ...), (partition column, ...))");
+    }
+    for (std::string& t : tables) sources.push_back({std::move(t)});
+  } else {
+    if (args.size() < 9 || args.size() % 4 != 1 || !SplitParenList(args.back(), &partitions)) {
+      return Invalid(lname,
+                     "! expects (table, id, ts, dur, table, id, ts, dur, ..., (partition column, ...))");
+    }
+    for (size_t i = 0; i + 1 < args.size(); i += 4) {
+      sources.push_back({args[i], args[i + 1], args[i + 2], args[i + 3]});
+    }
+  }
+  return IntervalIntersectSql(sources, partitions);
+}
+
 }  // namespace
 
 absl::Status MacroRegistry::Define(const PerfettoStatement& macro, bool trusted) {
@@ -700,6 +727,12 @@ absl::StatusOr<std::string> MacroRegistry::ExpandCall(std::string_view name,
       body.push_back(')');
     }
     return ExpandAt(body, depth + 1);
+  }
+
+  if (lname == "__intrinsic_interval_intersect" ||
+      lname == "__intrinsic_interval_intersect_named") {
+    ASSIGN_OR_RETURN(const std::string sql, ExpandIntervalIntersect(lname, args));
+    return ExpandAt(sql, depth + 1);
   }
 
   auto it = macros_.find(lname);

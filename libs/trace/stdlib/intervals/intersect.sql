@@ -1,4 +1,4 @@
--- Intersecting intervals with a window of time.
+-- Intersecting intervals: with a window of time, and tables of intervals with each other.
 
 -- The rows of a table of intervals (id, ts, dur) that overlap [ts, ts + dur), clipped to it:
 -- one row per overlapping interval with its id and the clipped ts and dur.
@@ -19,3 +19,43 @@ RETURNS TableOrSubquery AS (
   FROM $t AS iv
   WHERE iv.ts < ($ts) + ($dur) AND iv.ts + iv.dur > ($ts)
 );
+
+-- Intersects two or more tables of intervals, each with id, ts and dur columns: one row per
+-- combination of intervals, one from each table, that have a point in common and (when
+-- partition columns are given) the same value in each of them. An interval is [ts, ts + dur);
+-- a zero-duration one is the point ts, which meets an interval containing it and a point at the
+-- same ts. Intervals of one table may overlap each other.
+CREATE PERFETTO MACRO _interval_intersect(
+  -- The tables (or subqueries) to intersect, in parentheses: (a, b, ...).
+  tabs _TableNameList,
+  -- The columns to partition by, in parentheses; () for none.
+  partitions ColumnNameList
+)
+-- Rows of (ts, dur, id_0, id_1, ..., the partition columns): ts is the latest start, dur the
+-- earliest end minus ts, id_N the id of the interval from the N-th table.
+RETURNS TableOrSubquery AS __intrinsic_interval_intersect!($tabs, $partitions);
+
+-- _interval_intersect! for two tables whose id, start and duration columns have other names.
+CREATE PERFETTO MACRO _interval_intersect_with_col_names(
+  -- The first table (or subquery).
+  tab1 TableOrSubquery,
+  -- Its id column.
+  id1 ColumnName,
+  -- Its start column (trace clock, ns).
+  ts1 ColumnName,
+  -- Its duration column (ns).
+  dur1 ColumnName,
+  -- The second table (or subquery).
+  tab2 TableOrSubquery,
+  -- Its id column.
+  id2 ColumnName,
+  -- Its start column (trace clock, ns).
+  ts2 ColumnName,
+  -- Its duration column (ns).
+  dur2 ColumnName,
+  -- The columns to partition by (present in both tables), in parentheses; () for none.
+  partitions ColumnNameList
+)
+-- Rows of (ts, dur, id_0, id_1, the partition columns), as _interval_intersect! gives.
+RETURNS TableOrSubquery AS __intrinsic_interval_intersect_named!(
+  $tab1, $id1, $ts1, $dur1, $tab2, $id2, $ts2, $dur2, $partitions);
