@@ -55,6 +55,9 @@ enum class EventType : uint8_t {
   kProtoLog,            // a ProtoLog message or viewer config (ProtoLogData)
   kFtracePrint,         // a print ftrace event's ftrace_event row (FtracePrintData, inline)
   kPerfSample,          // a traced_perf sample, lost-records note or producer event (PerfSampleData)
+  kGenericTaskState,    // generic kernel: one task's new state (GenericTaskData, inline; e.cpu)
+  kGenericTaskRename,   // generic kernel: a task's new name (GenericTaskData, inline)
+  kGenericProcessTree,  // generic kernel: processes and threads (GenericProcessTreeData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -137,6 +140,15 @@ struct GpuMemTotalData {
   uint32_t gpu_id;
   int32_t pid;
   uint64_t size;
+};
+
+// A generic kernel task event (GenericKernelTaskStateEvent / TaskRenameEvent); the cpu is the
+// Event's. Tids are 64-bit: these kernels are not Linux and their ids need not fit a pid_t.
+struct GenericTaskData {
+  int64_t tid;
+  StringId comm;   // kNullStringId when not given
+  int32_t prio;
+  int32_t state;   // GenericKernelTaskStateEvent.TaskStateEnum (task state events only)
 };
 
 // cpu_frequency / cpu_idle: `value` is the event's `state` field, `cpu` its `cpu_id`.
@@ -818,6 +830,7 @@ struct Event {
     SyscallData syscall;
     IrqData irq;
     GpuMemTotalData gpu_mem_total;
+    GenericTaskData generic_task;
     FtracePrintData print;
     AtraceMarkData atrace_mark;
     EventPayload* payload;

@@ -79,7 +79,9 @@ const std::vector<StatInfo>& StatsCatalog() {
       {"fuchsia_invalid_event_arg_name", false, "error", "analysis", ""},
       {"fuchsia_unknown_event_arg", false, "error", "analysis", ""},
       {"fuchsia_invalid_string_ref", false, "error", "analysis", ""},
-      {"generic_task_state_invalid_order", false, "error", "analysis", ""},
+      {"generic_task_state_invalid_order", false, "error", "analysis",
+       "Generic kernel task state events in an order no kernel produces (Running twice, a "
+       "state after Dead, Created for a live thread, two states at one instant): dropped."},
       {"gpu_counters_invalid_spec", false, "error", "analysis", ""},
       {"gpu_counters_missing_spec", false, "error", "analysis", ""},
       {"gpu_counters_missing_timestamp", false, "error", "trace", ""},

@@ -22,6 +22,7 @@ EventRouter::EventRouter(TraceContext* context)
       clock_rates_(context),
       suspend_resume_(context),
       kernel_events_(context),
+      generic_kernel_(context),
       winscope_(context),
       states_(context->storage, &context->args),
       atrace_async_(context),
@@ -100,6 +101,11 @@ void EventRouter::Route(Event& e) {
     case EventType::kStateChange: OnStateChange(e.ts, e.As<StateChangeData>()); break;
     case EventType::kGlobalSlice: OnGlobalSlice(e.ts, e.As<GlobalSliceData>()); break;
     case EventType::kProtoLog: protolog_.OnEvent(e.ts, e.As<ProtoLogData>()); break;
+    case EventType::kGenericTaskState: generic_kernel_.OnTaskState(e.ts, e.cpu, e.generic_task); break;
+    case EventType::kGenericTaskRename: generic_kernel_.OnTaskRename(e.generic_task); break;
+    case EventType::kGenericProcessTree:
+      generic_kernel_.OnProcessTree(e.As<GenericProcessTreeData>());
+      break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;

@@ -14,6 +14,7 @@
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
+#include "libs/trace/trackers/generic_kernel_tracker.h"
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/graphics_frame_tracker.h"
 #include "libs/trace/trackers/kernel_event_tracker.h"
@@ -70,6 +71,7 @@ class EventRouter {
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;
   KernelEventTracker kernel_events_;
+  GenericKernelTracker generic_kernel_;
   WinscopeTracker winscope_;
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
   AtraceAsyncTracks atrace_async_;

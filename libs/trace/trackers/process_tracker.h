@@ -54,6 +54,8 @@ class ProcessTracker {
   }
   // Binds `tid` to process `pid` (creating either as needed).
   uint32_t UpdateThread(int64_t tid, int64_t pid);
+  // The live thread `tid` of process `upid`, created in it if there is none.
+  uint32_t GetOrCreateThreadWithParent(int64_t tid, uint32_t upid, bool is_main_thread);
   void UpdateThreadName(uint32_t utid, StringId name, ThreadNamePriority priority);
   void UpdateThreadNameAndMaybeProcessName(uint32_t utid, StringId name,
                                            ThreadNamePriority priority);
@@ -87,7 +89,6 @@ class ProcessTracker {
  private:
   void RefreshLiveTid(int64_t tid);
   void InvalidateProcessThreads(uint32_t upid);
-  uint32_t GetOrCreateThreadWithParent(int64_t tid, uint32_t upid, bool is_main_thread);
   uint32_t GetOrCreateProcessInternal(int64_t pid, bool associate_main_thread);
   void AssociateThreadToProcess(uint32_t utid, uint32_t upid, bool is_main_thread);
   void ResolvePendingAssociations(uint32_t utid, uint32_t upid);

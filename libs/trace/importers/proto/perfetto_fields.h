@@ -1800,6 +1800,41 @@ inline constexpr uint32_t kPid = 2;    // uint32; 0 = the GPU's global total
 inline constexpr uint32_t kSize = 3;   // uint64, bytes
 }  // namespace gpu_mem_total_event
 
+// The generic kernel data source (protos/perfetto/trace/generic_kernel/): scheduling, thread
+// lifetimes and CPU frequency from kernels other than Linux's ftrace.
+namespace generic_kernel_task_state_event {
+inline constexpr uint32_t kCpu = 1;    // int32, meaningful with TASK_STATE_RUNNING only
+inline constexpr uint32_t kComm = 2;   // string
+inline constexpr uint32_t kTid = 3;    // int64
+inline constexpr uint32_t kState = 4;  // enum TaskStateEnum
+inline constexpr uint32_t kPrio = 5;   // int32
+}  // namespace generic_kernel_task_state_event
+// (TaskStateEnum values: tw::GenericTaskState, libs/trace/events/generic_kernel_events.h.)
+namespace generic_kernel_task_rename_event {
+inline constexpr uint32_t kTid = 1;   // int64
+inline constexpr uint32_t kComm = 2;  // string
+}  // namespace generic_kernel_task_rename_event
+namespace generic_kernel_process_tree {
+inline constexpr uint32_t kProcesses = 1;  // repeated Process
+inline constexpr uint32_t kThreads = 2;    // repeated Thread
+}  // namespace generic_kernel_process_tree
+namespace generic_kernel_process_tree_process {
+inline constexpr uint32_t kPid = 1;      // int64
+inline constexpr uint32_t kPpid = 2;     // int64
+inline constexpr uint32_t kCmdline = 3;  // string
+}  // namespace generic_kernel_process_tree_process
+namespace generic_kernel_process_tree_thread {
+inline constexpr uint32_t kTid = 1;           // int64
+inline constexpr uint32_t kPid = 2;           // int64
+inline constexpr uint32_t kComm = 3;          // string
+inline constexpr uint32_t kIsMainThread = 4;  // bool
+inline constexpr uint32_t kIsIdle = 5;        // bool
+}  // namespace generic_kernel_process_tree_thread
+namespace generic_kernel_cpu_frequency_event {
+inline constexpr uint32_t kCpu = 1;     // int32
+inline constexpr uint32_t kFreqHz = 2;  // int64
+}  // namespace generic_kernel_cpu_frequency_event
+
 // AndroidUserList (protos/perfetto/trace/android/user_list.proto).
 namespace android_user_list {
 inline constexpr uint32_t kUsers = 1;  // repeated UserInfo

@@ -31,6 +31,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       input_events_(ctx),
       gpu_(ctx),
       gpu_stages_(ctx),
+      generic_kernel_(ctx),
       power_(ctx),
       cpu_per_uid_(ctx),
       winscope_(ctx),
@@ -133,6 +134,18 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kVulkanApiEvent:
       if (message) gpu_stages_.DecodeVulkanApiEvent(packet, field);
+      return true;
+    case tp::kGenericKernelTaskStateEvent:
+      if (message) generic_kernel_.DecodeTaskState(packet, field);
+      return true;
+    case tp::kGenericKernelTaskRenameEvent:
+      if (message) generic_kernel_.DecodeTaskRename(packet, field);
+      return true;
+    case tp::kGenericKernelProcessTree:
+      if (message) generic_kernel_.DecodeProcessTree(packet, field);
+      return true;
+    case tp::kGenericKernelCpuFreqEvent:
+      if (message) generic_kernel_.DecodeCpuFrequency(packet, field);
       return true;
     case tp::kGenericGpuFrequencyEvent:
       if (message) gpu_stages_.DecodeGenericGpuFrequency(packet, field);

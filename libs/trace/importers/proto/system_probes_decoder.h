@@ -4,7 +4,8 @@
 // trace_stats and ftrace_stats (stats), trace_uuid, triggers, service events, concurrent
 // session events, android logs, initial display state, packages list, aconfig flags, frame
 // timeline events, power (battery, rails, energy breakdown, entity residency), per-uid cpu
-// time, GPU render stages / logs / Vulkan API events / frequency, Android input events
+// time, GPU render stages / logs / Vulkan API events / frequency, the generic kernel data source
+// (task states, renames, process trees, cpu frequency), Android input events
 // (winscope extensions), Chrome metadata. Timed data becomes events; descriptive data becomes
 // metadata, stats or rows of descriptive tables (cpu, cpu_freq, machine, package_list,
 // android_aflags). Each packet kind has its own decoder; this class routes to them and holds
@@ -20,6 +21,7 @@
 #include "libs/trace/importers/proto/cpu_per_uid_decoder.h"
 #include "libs/trace/importers/proto/frame_timeline_decoder.h"
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
+#include "libs/trace/importers/proto/generic_kernel_decoder.h"
 #include "libs/trace/importers/proto/gpu_decoder.h"
 #include "libs/trace/importers/proto/gpu_stage_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
@@ -79,6 +81,7 @@ class SystemProbesDecoder {
   AndroidInputEventDecoder input_events_;
   GpuDecoder gpu_;
   GpuStageDecoder gpu_stages_;
+  GenericKernelDecoder generic_kernel_;
   PowerDecoder power_;
   CpuPerUidDecoder cpu_per_uid_;
   WinscopeDecoder winscope_;
