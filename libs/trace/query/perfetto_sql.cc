@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -310,6 +311,10 @@ bool IsKnownSqlType(std::string_view type) {
   return std::find(std::begin(kTypes), std::end(kTypes), base) != std::end(kTypes);
 }
 
+bool IsVariadicType(std::string_view type) {
+  return type.size() > 3 && type.substr(type.size() - 3) == "...";
+}
+
 bool IsPlainName(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -352,7 +357,11 @@ absl::StatusOr<std::vector<SqlArgDef>> ParseDefList(TokenCursor& c, std::string_
     }
     SqlArgDef def{Unquote(name), ReadType(c)};
     if (def.type.empty()) return Invalid("'", def.name, "' has no type in the ", what);
-    if (check_types && !IsKnownSqlType(def.type)) {
+    // `TYPE...` makes a function variadic; ParseFunction checks it is the last argument.
+    const bool variadic = what == "argument" && IsVariadicType(def.type);
+    const std::string_view type =
+        variadic ? std::string_view(def.type).substr(0, def.type.size() - 3) : def.type;
+    if (check_types && !IsKnownSqlType(type)) {
       return Invalid("unknown type '", def.type, "' of '", def.name, "' in the ", what);
     }
     defs.push_back(std::move(def));
@@ -404,8 +413,15 @@ absl::StatusOr<PerfettoStatement> ParseTableOrView(TokenCursor& c, PerfettoState
 absl::StatusOr<PerfettoStatement> ParseFunction(TokenCursor& c, PerfettoStatement st) {
   if (!c.TakeIf("(")) return Invalid("expected '(' after CREATE PERFETTO FUNCTION ", st.name);
   ASSIGN_OR_RETURN(st.args, ParseDefList(c, "argument", /*check_types=*/true));
-  for (const SqlArgDef& a : st.args) {
+  for (size_t i = 0; i < st.args.size(); ++i) {
+    const SqlArgDef& a = st.args[i];
     if (!IsPlainName(a.name)) return Invalid("argument name '", a.name, "' is not alphanumeric");
+    if (IsVariadicType(a.type)) {
+      if (i + 1 != st.args.size()) {
+        return Invalid("only the last argument of function ", st.name, " may be variadic");
+      }
+      st.variadic = true;
+    }
   }
   if (!c.TakeIf("RETURNS")) {
     return Invalid("expected RETURNS in CREATE PERFETTO FUNCTION ", st.name);
@@ -425,6 +441,10 @@ absl::StatusOr<PerfettoStatement> ParseFunction(TokenCursor& c, PerfettoStatemen
     }
   }
   if (c.TakeIf("AS")) {
+    // A body names its arguments ($x); a variable number of them has no names.
+    if (st.variadic) {
+      return Invalid("variadic function ", st.name, " must be DELEGATES TO another function");
+    }
     st.body = std::string(c.Rest());
     if (st.body.empty()) return Invalid("function ", st.name, " has no body");
   } else if (c.TakeIf("DELEGATES")) {
@@ -773,6 +793,17 @@ struct PerfettoFunctions::Function {
   // nests inside another of the same function (recursion).
   sqlite3_stmt* cached = nullptr;
   bool cached_in_use = false;
+  // Variadic (`args ANY...`, DELEGATES TO only): calls forward all their values to `delegate`.
+  bool variadic = false;
+  std::string delegate;
+  // EXPERIMENTAL_MEMOIZE: results by integer argument (one-argument functions; NULL results
+  // are not kept), so a recursive definition computes each value once.
+  bool memoize = false;
+  absl::flat_hash_map<int64_t, sqlite3_value*> memo;
+
+  ~Function() {
+    for (auto& [arg, value] : memo) sqlite3_value_free(value);
+  }
 };
 
 namespace {
@@ -849,8 +880,39 @@ std::string TooDeepText(const Function* fn) {
                       " calls deep (runaway recursion?)");
 }
 
-void ScalarCall(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+// A variadic function's call: its delegate called with all the call's values.
+void VariadicDelegateCall(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto* fn = static_cast<Function*>(sqlite3_user_data(ctx));
+  std::vector<std::string> params;
+  for (int i = 1; i <= argc; ++i) params.push_back(absl::StrCat("?", i));
+  const std::string sql = absl::StrCat("SELECT ", fn->delegate, "(", absl::StrJoin(params, ", "), ")");
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(fn->db, sql.c_str(), -1, &stmt, nullptr);
+  if (rc == SQLITE_OK) {
+    for (int i = 0; i < argc; ++i) sqlite3_bind_value(stmt, i + 1, argv[i]);
+    rc = sqlite3_step(stmt);
+  }
+  if (rc == SQLITE_ROW) {
+    sqlite3_result_value(ctx, sqlite3_column_value(stmt, 0));
+  } else if (rc == SQLITE_DONE) {
+    sqlite3_result_null(ctx);
+  } else {
+    sqlite3_result_error(ctx, ErrorText(fn).c_str(), -1);
+    sqlite3_result_error_code(ctx, rc);
+  }
+  sqlite3_finalize(stmt);
+}
+
+void ScalarCall(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto* fn = static_cast<Function*>(sqlite3_user_data(ctx));
+  std::optional<int64_t> memo_key;
+  if (fn->memoize && argc == 1 && sqlite3_value_type(argv[0]) == SQLITE_INTEGER) {
+    memo_key = sqlite3_value_int64(argv[0]);
+    if (auto it = fn->memo.find(*memo_key); it != fn->memo.end()) {
+      sqlite3_result_value(ctx, it->second);
+      return;
+    }
+  }
   CallDepthGuard depth;
   if (depth.too_deep()) {
     sqlite3_result_error(ctx, TooDeepText(fn).c_str(), -1);
@@ -865,7 +927,11 @@ void ScalarCall(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   lease.Bind(argv);
   const int rc = sqlite3_step(lease.stmt());
   if (rc == SQLITE_ROW) {
-    sqlite3_result_value(ctx, sqlite3_column_value(lease.stmt(), 0));  // copies the value
+    sqlite3_value* value = sqlite3_column_value(lease.stmt(), 0);
+    if (memo_key && sqlite3_value_type(value) != SQLITE_NULL) {
+      if (sqlite3_value* copy = sqlite3_value_dup(value)) fn->memo.emplace(*memo_key, copy);
+    }
+    sqlite3_result_value(ctx, value);  // copies the value
   } else if (rc == SQLITE_DONE) {
     sqlite3_result_null(ctx);
   } else {
@@ -1139,6 +1205,14 @@ void PerfettoFunctions::FinalizeCachedStatements() {
 }
 
 absl::Status PerfettoFunctions::DefineScalar(Function* fn) {
+  if (fn->variadic) {
+    const int rc = sqlite3_create_function_v2(db_, fn->name.c_str(), -1, SQLITE_UTF8, fn,
+                                              VariadicDelegateCall, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) {
+      return Invalid("cannot define function ", fn->name, ": ", sqlite3_errmsg(db_));
+    }
+    return absl::OkStatus();
+  }
   const int rc =
       sqlite3_create_function_v2(db_, fn->name.c_str(), static_cast<int>(fn->args.size()),
                                  SQLITE_UTF8, fn, ScalarCall, nullptr, nullptr, nullptr);
@@ -1166,8 +1240,9 @@ absl::Status PerfettoFunctions::Define(const PerfettoStatement& st, bool trusted
   if (st.returns_table && st.args.size() > 30) {
     return Invalid("function ", st.name, " has too many arguments");
   }
-  const std::string key =
-      st.returns_table ? lname + "/table" : absl::StrCat(lname, "/", st.args.size());
+  const std::string key = st.returns_table ? lname + "/table"
+                         : st.variadic    ? lname + "/variadic"
+                                          : absl::StrCat(lname, "/", st.args.size());
   auto existing = defined_.find(key);
   Function* previous = existing == defined_.end() ? nullptr : existing->second;
   if (previous && !st.or_replace) return Invalid("function '", st.name, "' already exists");
@@ -1179,6 +1254,8 @@ absl::Status PerfettoFunctions::Define(const PerfettoStatement& st, bool trusted
   for (const SqlArgDef& a : st.args) fn->args.push_back(Lower(a.name));
   for (const SqlArgDef& c : st.columns) fn->columns.push_back(c.name);
   fn->is_table = st.returns_table;
+  fn->variadic = st.variadic;
+  fn->delegate = st.delegate;
   if (st.delegate.empty()) {
     fn->body = st.body;
   } else {
@@ -1198,13 +1275,24 @@ absl::Status PerfettoFunctions::Define(const PerfettoStatement& st, bool trusted
     } else if (fn->is_table) {
       sqlite3_create_module_v2(db_, fn->name.c_str(), nullptr, nullptr, nullptr);
     } else {
-      sqlite3_create_function_v2(db_, fn->name.c_str(), static_cast<int>(fn->args.size()),
+      sqlite3_create_function_v2(db_, fn->name.c_str(),
+                                 fn->variadic ? -1 : static_cast<int>(fn->args.size()),
                                  SQLITE_UTF8, nullptr, nullptr, nullptr, nullptr, nullptr);
     }
     return s;
   }
   defined_[key] = fn;
   if (trusted) reserved_.insert(lname);
+  return absl::OkStatus();
+}
+
+absl::Status PerfettoFunctions::Memoize(std::string_view name) {
+  auto it = defined_.find(absl::StrCat(Lower(name), "/1"));
+  if (it == defined_.end() || it->second->is_table) {
+    return Invalid("cannot memoize '", name,
+                   "': only a scalar PERFETTO function of one argument can be memoized");
+  }
+  it->second->memoize = true;
   return absl::OkStatus();
 }
 

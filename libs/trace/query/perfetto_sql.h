@@ -111,6 +111,7 @@ struct PerfettoStatement {
   std::string return_type;  // scalar function / macro return type
   std::string body;         // the SELECT of a table/view/function, or the macro body
   std::string delegate;     // RETURNS x DELEGATES TO <delegate>: a scalar alias
+  bool variadic = false;    // the last argument is `name TYPE...` (DELEGATES TO only)
 };
 
 // Errors: INVALID_ARGUMENT for a malformed Perfetto statement (plain SQL is never rejected
@@ -166,6 +167,10 @@ class PerfettoFunctions {
   // once here to validate it (columns, `$arg` names). Errors: INVALID_ARGUMENT (bad body,
   // exists and not OR REPLACE), PERMISSION_DENIED (reserved name and not `trusted`).
   absl::Status Define(const PerfettoStatement& fn, bool trusted);
+
+  // EXPERIMENTAL_MEMOIZE: from now on the one-argument scalar function `name` keeps its
+  // non-NULL results by integer argument. Errors: INVALID_ARGUMENT (no such function).
+  absl::Status Memoize(std::string_view name);
 
   struct Function;  // one definition; public so the SQLite callbacks can reach it
 

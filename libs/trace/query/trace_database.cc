@@ -19,6 +19,7 @@
 #include "libs/trace/query/bounded_printf.h"
 #include "libs/trace/query/derived_tables.h"
 #include "libs/trace/query/read_only_guard.h"
+#include "libs/trace/query/legacy_statement_functions.h"
 #include "libs/trace/query/slice_layout_table.h"
 #include "libs/trace/query/span_join_table.h"
 #include "libs/trace/query/sql_functions.h"
@@ -119,6 +120,9 @@ struct TraceDatabase::Impl {
   std::unique_ptr<PerfettoFunctions> functions;
   std::unique_ptr<ReadOnlyGuard> guard;
   absl::flat_hash_set<std::string> included_modules;
+  // What legacy statement functions (CREATE_FUNCTION, IMPORT, ...) asked for during the
+  // statement now running; run when it finishes.
+  std::vector<LegacyStatement> legacy_queue;
   // > 0 while our own SQL runs (prelude, modules): the guard is off and what it defines is
   // protected afterwards.
   int trusted_depth = 0;
@@ -139,6 +143,7 @@ struct TraceDatabase::Impl {
   absl::Status RunScript(std::string_view script, std::string_view origin, ResultSink* sink,
                          int* statement_count);
   absl::Status RunStatement(std::string_view text, ResultSink* sink);
+  absl::Status RunLegacyQueue();
   absl::Status RunSql(std::string_view sql, ResultSink* sink);
   absl::Status Step(sqlite3_stmt* stmt, ResultSink* sink);
   absl::Status StepStreaming(sqlite3_stmt* stmt, ResultSink* sink);
@@ -211,6 +216,13 @@ absl::Status TraceDatabase::Impl::RunScript(std::string_view script, std::string
     RETURN_IF_ERROR(CheckStop());
     const bool last = i + 1 == statements.size();
     absl::Status s = RunStatement(statements[i].sql, last ? sink : nullptr);
+    // What the statement's legacy calls asked for takes effect before the next statement; a
+    // statement that failed asked for nothing.
+    if (s.ok()) {
+      s = RunLegacyQueue();
+    } else {
+      legacy_queue.clear();
+    }
     if (!s.ok()) {
       if (s.code() != absl::StatusCode::kInvalidArgument) return s;
       // Say where: which statement (and module), so a long script's error can be found.
@@ -219,6 +231,22 @@ absl::Status TraceDatabase::Impl::RunScript(std::string_view script, std::string
           i + 1, ", line ", statements[i].line, ": ", FirstLineOf(statements[i].sql), ")"));
     }
     if (statement_count) ++*statement_count;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TraceDatabase::Impl::RunLegacyQueue() {
+  while (!legacy_queue.empty()) {
+    std::vector<LegacyStatement> queued;
+    queued.swap(legacy_queue);
+    for (const LegacyStatement& q : queued) {
+      absl::Status s = q.kind == LegacyStatement::Kind::kMemoize ? functions->Memoize(q.text)
+                                                                 : RunStatement(q.text, nullptr);
+      if (!s.ok()) {
+        legacy_queue.clear();
+        return s;
+      }
+    }
   }
   return absl::OkStatus();
 }
@@ -499,6 +527,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterBoundedPrintf(db));
   RETURN_IF_ERROR(RegisterSpanJoinModules(db));
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
+  RETURN_IF_ERROR(RegisterLegacyStatementFunctions(db, &impl.legacy_queue));
 
   // Every function and virtual-table module existing now (SQLite's and ours, the intrinsic
   // tables included) is off limits for CREATE PERFETTO FUNCTION: a table function is a module,
