@@ -4,13 +4,15 @@
 #include <cstddef>
 #include <cstring>
 
+#include "libs/trace/sorter/nonzero_bytes.h"
+
 namespace tw {
 namespace {
 
 // The payload union: the event's tail.
 constexpr size_t kUnionOffset = offsetof(Event, payload);
 constexpr size_t kUnionBytes = sizeof(Event) - kUnionOffset;
-static_assert(kUnionBytes == 24, "the encoding's byte mask covers 24 union bytes");
+static_assert(kUnionBytes == nonzero_bytes::kBytes, "the byte mask covers the whole union");
 
 // An encoded event: type, flags, then varints (ts delta, seq delta, pid and cpu when they
 // changed), the machine byte when it changed (multi-machine traces only), then the union's
@@ -97,7 +99,7 @@ uint8_t* PackedEventQueue::ReserveForOneEvent() {
         chunks_.empty() ? kFirstChunkBytes
                         : std::min(kLargestChunkBytes, chunks_.back().capacity * 2);
     Chunk fresh;
-    fresh.bytes.reset(new uint8_t[capacity]);
+    fresh.bytes.reset(new uint8_t[capacity + nonzero_bytes::kReadSlack]);
     fresh.capacity = capacity;
     chunks_.push_back(std::move(fresh));
   }
@@ -135,15 +137,13 @@ void PackedEventQueue::Push(const Event& e) {
   uint8_t* const mask = p;
   p += 3;
   uint32_t bits = 0;
-  for (uint32_t i = 0; i < kUnionBytes; ++i) {
-    if (u[i] != 0) {
-      bits |= 1u << i;
-      *p++ = u[i];
-    }
-  }
+  p += nonzero_bytes::Pack(u, p, &bits);
   mask[0] = static_cast<uint8_t>(bits);
   mask[1] = static_cast<uint8_t>(bits >> 8);
   mask[2] = static_cast<uint8_t>(bits >> 16);
+  // Unpacking reads a little past an event's bytes: make those bytes defined until the next
+  // event overwrites them.
+  std::memset(p, 0, nonzero_bytes::kReadSlack);
   chunks_.back().used += static_cast<uint32_t>(p - start);
   written_.Take(e);
 }
@@ -181,14 +181,9 @@ void PackedEventQueue::DecodeNextIntoHead() {
     e.cpu = static_cast<uint16_t>(v);
   }
   if (flags & kMachineChanged) e.machine = *p++;
-  uint32_t bits = p[0] | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16);
+  const uint32_t bits = p[0] | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16);
   p += 3;
-  uint8_t* u = reinterpret_cast<uint8_t*>(&e) + kUnionOffset;
-  std::memset(u, 0, kUnionBytes);
-  while (bits != 0) {
-    u[__builtin_ctz(bits)] = *p++;
-    bits &= bits - 1;
-  }
+  p += nonzero_bytes::Unpack(p, bits, reinterpret_cast<uint8_t*>(&e) + kUnionOffset);
   read_offset_ += static_cast<uint32_t>(p - start);
 }
 
