@@ -150,6 +150,7 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       // importer records them where the track-event tracker will read them.
       ictx.track_events->set_descriptor_registry(&context.track_events->descriptor_registry());
       RETURN_IF_ERROR(importer.Import(opened.source.get(), options.max_packet_bytes));
+      router.set_ftrace_buffer_preserved(importer.ftrace_buffer_preserved());
       info.packets = importer.stats().packets;
       info.decoded_bytes = importer.stats().bytes;
       info.packet_kinds = importer.stats().packet_kinds;

@@ -821,6 +821,8 @@ struct Event {
   // The machine whose data this is (machine.id; 0 is the host), for traces that hold remote
   // machines' packets (TracePacket.machine_id). Rows 255 and above share 255.
   uint8_t machine = 0;
+  // 1: a Perfetto ftrace event (pushed to a cpu queue), subject to FtraceDropWindow.
+  uint8_t from_ftrace = 0;
   union {
     SchedSwitchData sched_switch;
     SchedWakingData sched_waking;

@@ -24,6 +24,7 @@ enum Flags : uint8_t {
   kPidChanged = 1 << 3,
   kCpuChanged = 1 << 4,
   kMachineChanged = 1 << 5,
+  kFromFtrace = 1 << 6,
 };
 constexpr uint32_t kMaxEncodedBytes = 2 + 10 + 10 + 10 + 3 + 1 + 3 + kUnionBytes;
 
@@ -118,7 +119,7 @@ void PackedEventQueue::Push(const Event& e) {
   *p++ = static_cast<uint8_t>(e.type);
   uint8_t* const flags = p++;
   *flags = (e.compact ? kCompact : 0) | (e.ftrace_row ? kFtraceRow : 0) |
-           (e.owns_payload ? kOwnsPayload : 0);
+           (e.owns_payload ? kOwnsPayload : 0) | (e.from_ftrace ? kFromFtrace : 0);
   p = PutVarint(p, ZigZag(Delta(e.ts, written_.ts)));
   p = PutVarint(p, ZigZag(static_cast<int64_t>(e.seq) - static_cast<int64_t>(written_.seq)));
   if (e.pid != written_.pid) {
@@ -171,6 +172,7 @@ void PackedEventQueue::DecodeNextIntoHead() {
   e.compact = (flags & kCompact) ? 1 : 0;
   e.ftrace_row = (flags & kFtraceRow) ? 1 : 0;
   e.owns_payload = (flags & kOwnsPayload) ? 1 : 0;
+  e.from_ftrace = (flags & kFromFtrace) ? 1 : 0;
   uint64_t v;
   p = GetVarint(p, &v);
   e.ts = AddDelta(e.ts, UnZigZag(v));

@@ -23,6 +23,7 @@ EventRouter::EventRouter(TraceContext* context)
       suspend_resume_(context),
       kernel_events_(context),
       generic_kernel_(context),
+      ftrace_window_(context->storage),
       winscope_(context),
       states_(context->storage, &context->args),
       atrace_async_(context),
@@ -37,6 +38,14 @@ void EventRouter::Route(Event& e) {
   // lines of a JSON trace's systemTraceEvents) must not overtake them.
   if (e.type != EventType::kJsonEvent) ctx_->json_events->FlushBefore(e.ts);
   ctx_->tracks.set_machine(e.machine);
+  if (e.from_ftrace) {
+    const FtraceDropWindow::Verdict verdict = ftrace_window_.For(e.ts);
+    if (verdict != FtraceDropWindow::Verdict::kKeep) [[unlikely]] {
+      RouteEarlyFtrace(e, verdict);
+      ctx_->tracks.set_machine(0);
+      return;
+    }
+  }
   switch (e.type) {
     case EventType::kSchedSwitch: OnSchedSwitch(e); break;
     case EventType::kSchedWaking: OnSchedWaking(e); break;
@@ -361,7 +370,7 @@ void EventRouter::WriteCpuCounterFtraceRow(const Event& e, bool freq) {
                                  .ucpu = e.cpu});
 }
 
-void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
+void EventRouter::WriteFtraceRawRow(int64_t ts, const FtraceRawData& raw) {
   const uint32_t utid = ctx_->processes.GetOrCreateThread(raw.pid);
   ctx_->sched.Cpu(raw.cpu);
   if (raw.in_table) {
@@ -374,6 +383,10 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
                                    .ucpu = raw.cpu});
   }
   storage_->ExtendBounds(ts);
+}
+
+void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
+  WriteFtraceRawRow(ts, raw);
   binder_.OnFtraceEvent(ts, raw);
   clock_rates_.OnFtraceEvent(ts, raw);
   suspend_resume_.OnFtraceEvent(ts, raw);
@@ -386,7 +399,9 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
 
 // The print event's kFtraceRaw twin, rebuilt from its inline fields: the args the print
 // descriptor gives (ip as uint, buf as string), then everything OnFtraceRaw does.
-void EventRouter::OnFtracePrint(const Event& e) {
+void EventRouter::OnFtracePrint(const Event& e) { OnFtraceRaw(e.ts, PrintRaw(e)); }
+
+const FtraceRawData& EventRouter::PrintRaw(const Event& e) {
   if (ip_key_ == kNullStringId) {
     ip_key_ = storage_->Intern("ip");
     buf_key_ = storage_->Intern("buf");
@@ -398,7 +413,77 @@ void EventRouter::OnFtracePrint(const Event& e) {
   print_raw_.args.clear();
   print_raw_.args.push_back(Arg{ip_key_, ip_key_, ArgValue::Uint(e.print.ip)});
   print_raw_.args.push_back(Arg{buf_key_, buf_key_, ArgValue::String(e.print.buf)});
-  OnFtraceRaw(e.ts, print_raw_);
+  return print_raw_;
+}
+
+namespace {
+
+// Whether `e` stands for its ftrace event's ftrace_event row. One ftrace event may be pushed as
+// several events (a print's row and its atrace marker, a generic row and the typed event a
+// tracker reads): exactly one of them carries the row.
+bool CarriesFtraceRow(const Event& e) {
+  switch (e.type) {
+    case EventType::kFtraceRaw:
+    case EventType::kFtracePrint:
+    case EventType::kSchedSwitch:
+      return true;
+    case EventType::kSchedWaking:
+      return e.compact || e.sched_waking.raw_row != 0;
+    case EventType::kCpuFrequency:
+    case EventType::kCpuIdle:
+      return e.ftrace_row != 0;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// An ftrace event FtraceDropWindow does not keep whole: dropped, or only its ftrace_event row.
+void EventRouter::RouteEarlyFtrace(const Event& e, FtraceDropWindow::Verdict verdict) {
+  if (verdict == FtraceDropWindow::Verdict::kDrop) {
+    if (CarriesFtraceRow(e)) storage_->IncrementStat("ftrace_packet_before_tracing_start");
+    return;
+  }
+  switch (e.type) {
+    case EventType::kSchedSwitch: {
+      // A plain switch's row is written with its slice, so it has none here (as in
+      // trace_processor); a compact one keeps its row and who now runs on the cpu.
+      const SchedSwitchData& s = e.sched_switch;
+      if (e.compact) {
+        ctx_->sched.PushCompactSchedSwitchRawOnly(e.ts, e.cpu, s.prev_state, s.next_pid,
+                                                  s.next_comm, s.next_prio);
+      }
+      return;
+    }
+    case EventType::kSchedWaking: {
+      const SchedWakingData& w = e.sched_waking;
+      if (w.raw_row) {
+        ctx_->sched.AddPlainWakingRow(
+            e.ts, e.cpu, e.pid, w.comm, w.pid, w.prio,
+            w.raw_row == 2 ? std::optional<int32_t>(w.success) : std::nullopt, w.target_cpu);
+      } else if (e.compact && w.subtype == 0) {
+        ctx_->sched.PushCompactWaking(e.ts, e.cpu, w.pid, w.comm, w.target_cpu, w.prio,
+                                      w.has_common_flags ? w.common_flags : 0,
+                                      /*derive=*/false);
+      }
+      return;
+    }
+    case EventType::kFtraceRaw:
+      WriteFtraceRawRow(e.ts, e.As<FtraceRawData>());
+      return;
+    case EventType::kFtracePrint:
+      WriteFtraceRawRow(e.ts, PrintRaw(e));
+      return;
+    case EventType::kCpuFrequency:
+    case EventType::kCpuIdle:
+      if (e.ftrace_row) WriteCpuCounterFtraceRow(e, e.type == EventType::kCpuFrequency);
+      return;
+    default:
+      // What the trackers derive from an event (atrace slices, task lifecycles, irqs,
+      // syscalls, blocked reasons): its row, if any, is its kFtraceRaw twin's.
+      return;
+  }
 }
 
 void EventRouter::OnProcessTree(int64_t ts, const ProcessTreeData& tree) {

@@ -14,6 +14,7 @@
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
+#include "libs/trace/trackers/ftrace_drop_window.h"
 #include "libs/trace/trackers/generic_kernel_tracker.h"
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/graphics_frame_tracker.h"
@@ -36,6 +37,10 @@ class EventRouter {
   explicit EventRouter(TraceContext* context);
 
   void Route(Event& event);
+  // FtraceStats.preserve_ftrace_buffer: ftrace data from before tracing started is kept.
+  void set_ftrace_buffer_preserved(bool preserved) {
+    ftrace_window_.set_buffer_preserved(preserved);
+  }
   // Called once after the last event: writes what was accumulated (process args, ...).
   void Finish();
 
@@ -47,7 +52,10 @@ class EventRouter {
   void WriteCpuCounterFtraceRow(const Event& e, bool freq);
   void OnAtrace(int64_t ts, const AtraceData& a);
   void OnFtraceRaw(int64_t ts, const FtraceRawData& raw);
+  void WriteFtraceRawRow(int64_t ts, const FtraceRawData& raw);
   void OnFtracePrint(const Event& e);
+  const FtraceRawData& PrintRaw(const Event& e);  // the print's generic row (print_raw_)
+  void RouteEarlyFtrace(const Event& e, FtraceDropWindow::Verdict verdict);
   void OnProcessTree(int64_t ts, const ProcessTreeData& tree);
   void OnCounter(int64_t ts, const CounterData& c);
   // android_cpu_per_uid_track, from the cpu_per_uid totals after the last sample.
@@ -72,6 +80,7 @@ class EventRouter {
   SuspendResumeTracker suspend_resume_;
   KernelEventTracker kernel_events_;
   GenericKernelTracker generic_kernel_;
+  FtraceDropWindow ftrace_window_;
   WinscopeTracker winscope_;
   StateTracker states_;  // state tracks other than track events' (StateChangeData)
   AtraceAsyncTracks atrace_async_;

@@ -125,6 +125,33 @@ void SchedTracker::PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev
   AddRawSwitch(ts, cpu, prev_utid, raw);
 }
 
+void SchedTracker::PushCompactSchedSwitchRawOnly(int64_t ts, uint32_t cpu, int64_t prev_state,
+                                                 int64_t next_pid, StringId next_comm,
+                                                 int32_t next_prio) {
+  if (cpu >= pending_.size()) pending_.resize(cpu + 1);
+  PendingSched& pending = pending_[cpu];
+  const uint32_t next_utid = processes_->GetOrCreateThread(next_pid);
+  processes_->UpdateThreadName(next_utid, next_comm, ThreadNamePriority::kFtrace);
+  if (pending.last_utid != UINT32_MAX) {
+    const uint32_t prev_utid = pending.last_utid;
+    RawSwitch raw;
+    PrepareRawSwitch(pending.last_pid, storage_->thread.name[prev_utid], pending.last_prio,
+                     prev_state, next_pid, next_comm, next_prio, &raw);
+    AddRawSwitch(ts, cpu, prev_utid, raw);
+  } else {
+    // As any first switch of a cpu: without prev fields it has no row.
+    storage_->IncrementStat("compact_sched_switch_skipped");
+  }
+  // No slice starts, and none stays open: the next kept switch starts the first one.
+  SchedSliceTable& sched = storage_->sched_slice;
+  if (pending.slice_row != UINT32_MAX) {
+    sched.dur.Set(pending.slice_row, ts - sched.ts[pending.slice_row]);
+    sched.end_state.Set(pending.slice_row, StateString(prev_state));
+  }
+  pending = {.slice_row = UINT32_MAX, .last_pid = next_pid, .last_utid = next_utid,
+             .last_prio = next_prio};
+}
+
 void SchedTracker::PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int64_t waker_pid) {
   const uint32_t utid = processes_->GetOrCreateThread(wakee_pid);
   processes_->UpdateThreadName(utid, comm, ThreadNamePriority::kFtrace);
@@ -156,7 +183,7 @@ void SchedTracker::AddPlainWakingRow(int64_t ts, uint32_t cpu, int64_t common_pi
 
 void SchedTracker::PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid,
                                      StringId comm, int32_t target_cpu, int32_t prio,
-                                     uint32_t common_flags) {
+                                     uint32_t common_flags, bool derive) {
   // The waker is whoever runs on the cpu; without a switch seen there yet it is unknown.
   if (cpu >= pending_.size() || pending_[cpu].last_utid == UINT32_MAX) {
     storage_->IncrementStat("compact_sched_waking_skipped");
@@ -169,7 +196,7 @@ void SchedTracker::PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid
   // Hashed first, stored last: the thread_state work overlaps the index's cache miss.
   const ArgsTracker::SetHash key = args_->PrepareArgSet(args);
   const uint32_t utid = processes_->GetOrCreateThread(wakee_pid);
-  PushWakingState(ts, utid, waker_utid, common_flags);
+  if (derive) PushWakingState(ts, utid, waker_utid, common_flags);
   storage_->ftrace_event.Insert({.ts = ts,
                                  .name = sched_waking_,
                                  .utid = waker_utid,

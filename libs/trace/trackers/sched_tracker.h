@@ -29,6 +29,10 @@ class SchedTracker {
   // switched in on that cpu (the first switch per cpu is therefore skipped).
   void PushCompactSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_state, int64_t next_pid,
                               StringId next_comm, int32_t next_prio);
+  // A compact sched_switch from before every cpu's data is complete (FtraceDropWindow): only
+  // its ftrace_event row, and who runs on the cpu now (for the next switch's prev fields).
+  void PushCompactSchedSwitchRawOnly(int64_t ts, uint32_t cpu, int64_t prev_state,
+                                     int64_t next_pid, StringId next_comm, int32_t next_prio);
   // A plain sched_waking: `waker_pid` woke `wakee_pid` (its ftrace_event row is the generic
   // path's, or AddPlainWakingRow's for the usual payload).
   void PushWaking(int64_t ts, int64_t wakee_pid, StringId comm, int64_t waker_pid);
@@ -39,8 +43,10 @@ class SchedTracker {
                          int32_t target_cpu);
   // A compact sched_waking: the waker is the thread running on `cpu`; it also gets its
   // ftrace_event row here, since only this tracker knows that thread.
+  // `derive` false: the ftrace_event row only (an event FtraceDropWindow keeps raw).
   void PushCompactWaking(int64_t ts, uint32_t cpu, int64_t wakee_pid, StringId comm,
-                         int32_t target_cpu, int32_t prio, uint32_t common_flags);
+                         int32_t target_cpu, int32_t prio, uint32_t common_flags,
+                         bool derive = true);
   void PushNewTask(int64_t ts, uint32_t new_utid, uint32_t waker_utid);
   void PushBlockedReason(int64_t pid, std::optional<bool> io_wait, StringId function);
 

@@ -21,6 +21,7 @@ void ExpectSameEvent(const Event& want, const Event& got) {
   EXPECT_EQ(want.ftrace_row, got.ftrace_row);
   EXPECT_EQ(want.owns_payload, got.owns_payload);
   EXPECT_EQ(want.machine, got.machine);
+  EXPECT_EQ(want.from_ftrace, got.from_ftrace);
   EXPECT_EQ(0, std::memcmp(&want.payload, &got.payload, sizeof(Event) - offsetof(Event, payload)));
 }
 
@@ -63,6 +64,7 @@ TEST(PackedEventQueueTest, EveryFieldRoundTripsIncludingExtremes) {
   idle.pid = std::numeric_limits<int32_t>::min();
   idle.type = EventType::kCpuIdle;
   idle.ftrace_row = 1;
+  idle.from_ftrace = 1;
   idle.cpu_counter = CpuCounterData{5, 0x8000'0000u, 4294967295.0};
   in.push_back(idle);
   Event first;
@@ -98,6 +100,7 @@ TEST(PackedEventQueueTest, RandomEventsRoundTripAcrossManyChunks) {
     e.type = static_cast<EventType>(rng() % 9);
     e.compact = rng() % 2;
     e.machine = rng() % 5 == 0 ? static_cast<uint8_t>(rng() % 3) : 0;
+    e.from_ftrace = rng() % 2;
     uint8_t* u = reinterpret_cast<uint8_t*>(&e) + offsetof(Event, payload);
     for (size_t b = 0; b < sizeof(Event) - offsetof(Event, payload); ++b) {
       u[b] = rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : 0;

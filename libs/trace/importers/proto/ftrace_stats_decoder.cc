@@ -56,6 +56,9 @@ void FtraceStatsDecoder::Decode(const PacketContext& packet, const proto::Field&
         errors.push_back("Ftrace event unknown: " + std::string(f.as_string()));
         break;
       case fs::kAtraceErrors: atrace_errors = std::string(f.as_string()); break;
+      case fs::kPreserveFtraceBuffer:
+        if (f.as_bool()) ctx_->ftrace_buffer_preserved = true;
+        break;
       case fs::kExclusiveFeatureError: exclusive_error = std::string(f.as_string()); break;
       case fs::kFtraceParseErrors:
         // trace_processor refuses traces with ring-buffer ABI errors (except zero-length data,

@@ -38,6 +38,9 @@ struct ImportContext {
   // The descriptors this trace decodes typed payloads with: the embedded TrackEvent pool plus
   // what the trace's ExtensionDescriptor packets define (its own copy once it has any).
   TraceDescriptorPool descriptors{TrackEventDescriptors()};
+  // FtraceStats.preserve_ftrace_buffer: the kernel's buffer from before tracing started is
+  // part of the trace (FtraceDropWindow drops nothing for predating tracing).
+  bool ftrace_buffer_preserved = false;
 
   SequenceState& Sequence(uint32_t id) {
     auto& s = sequences[id];
@@ -46,6 +49,8 @@ struct ImportContext {
   }
   void Push(uint32_t queue, Event e) {
     e.machine = current_machine;
+    // Only ftrace data goes to the per-cpu queues.
+    e.from_ftrace = EventSorter::IsCpuQueue(queue) ? 1 : 0;
     sorter->Push(queue, streams.For(queue, e), std::move(e));
   }
   // trace_processor's sorter queues, which decide ties between events of equal timestamps.

@@ -39,6 +39,8 @@ class ProtoImporter {
   void HandlePacket(std::string_view packet);
 
   const ProtoImportStats& stats() const { return stats_; }
+  // Whether the trace's FtraceStats said the ftrace buffer from before tracing was kept.
+  bool ftrace_buffer_preserved() const { return ctx_->ftrace_buffer_preserved; }
   // Where cpu_info stores the args of cpu rows (ARM identifier, cpu_features.*) and import logs
   // their details.
   void set_cpu_arg_set_sink(ArgSetSink sink) { system_probes_.set_arg_set_sink(std::move(sink)); }
