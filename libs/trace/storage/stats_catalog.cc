@@ -439,4 +439,18 @@ const StatInfo* FindStatInfo(std::string_view name) {
   return it == kByName->end() ? nullptr : it->second;
 }
 
+bool IsGlobalStat(std::string_view name) {
+  static constexpr std::string_view kGlobal[] = {
+      "clock_sync_cache_miss",          "deobfuscate_location_parse_error",
+      "extra_parsing_descriptors_error", "guess_trace_type_duration_ns",
+      "heap_graph_invalid_string_id",   "heap_graph_malformed_packet",
+      "heap_graph_missing_packet",      "heap_graph_non_finalized_graph",
+      "invalid_clock_snapshots",        "parse_trace_duration_ns",
+      "sorter_push_event_out_of_order", "trace_sorter_negative_timestamp_dropped"};
+  for (std::string_view g : kGlobal) {
+    if (g == name) return true;
+  }
+  return false;
+}
+
 }  // namespace tw

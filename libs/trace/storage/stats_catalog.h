@@ -17,5 +17,8 @@ struct StatInfo {
 
 const std::vector<StatInfo>& StatsCatalog();
 const StatInfo* FindStatInfo(std::string_view name);
+// Stats about the import as a whole (parsing time, clock sync, sorting), which belong to no
+// machine or trace file: trace_processor's global scope, NULL machine_id and trace_id.
+bool IsGlobalStat(std::string_view name);
 
 }  // namespace tw

@@ -172,8 +172,8 @@ void TraceStorage::FinalizeStatsAndMetadata() {
                   .source = info ? Intern(info->source) : Intern("analysis"),
                   .value = value,
                   .description = info ? Intern(info->description) : kNullStringId,
-                  .machine_id = machine,
-                  .trace_id = 0});
+                  .machine_id = IsGlobalStat(name) ? OptU32() : OptU32(machine),
+                  .trace_id = IsGlobalStat(name) ? OptU32() : OptU32(0)});
   };
   // Catalog entries first (value 0 when never touched), then anything else that was counted.
   for (const StatInfo& s : StatsCatalog()) {
