@@ -168,6 +168,24 @@ std::string_view TrimRight(std::string_view s) {
   return s;
 }
 
+// "<seconds>.<fraction>"
+bool IsFtraceTimestamp(std::string_view ts) {
+  const size_t dot = ts.find('.');
+  return dot != std::string_view::npos && IsDigits(ts.substr(0, dot)) &&
+         IsDigits(ts.substr(dot + 1));
+}
+
+// Irq flags: three letters or dots, then one or two hex digits or dots ("d..3", "dNs1.").
+bool IsFtraceFlags(std::string_view flags) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.'; };
+  auto digit = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '.'; };
+  if (flags.size() < 4 || flags.size() > 5) return false;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (!(i < 3 ? letter(flags[i]) : digit(flags[i]))) return false;
+  }
+  return true;
+}
+
 // One ftrace text line: "<task>-<pid> [(<tgid>)] [<cpu>] [<flags>] <sec>.<usec>: <event>...",
 // e.g. "          <...>-1234  (-----) [001] d..3  1234.567890: sched_switch: ...".
 bool LooksLikeFtraceLine(std::string_view line) {
@@ -189,10 +207,14 @@ bool LooksLikeFtraceLine(std::string_view line) {
     std::string_view ts = TrimRight(after.substr(0, colon));
     const size_t sp = ts.find_last_of(" \t");
     if (sp != std::string_view::npos) ts = ts.substr(sp + 1);
-    const size_t dot = ts.find('.');
-    if (dot != std::string_view::npos && IsDigits(ts.substr(0, dot)) &&
-        IsDigits(ts.substr(dot + 1))) {
-      return true;
+    if (IsFtraceTimestamp(ts)) return true;
+    // The irq flags may be glued to the timestamp ("d..2 1.5" written "d..21.5"): three flag
+    // letters then one or two flag digits, as the systrace line grammar allows.
+    for (size_t flags : {5, 4}) {
+      if (ts.size() > flags && IsFtraceFlags(ts.substr(0, flags)) &&
+          IsFtraceTimestamp(ts.substr(flags))) {
+        return true;
+      }
     }
   }
   return false;

@@ -145,6 +145,18 @@ TEST(DetectTraceFormat, CpusHeaderBeforeFtraceText) {
             TraceFormat::kSystrace);
 }
 
+TEST(DetectTraceFormat, FlagsGluedToTheTimestampAreStillFtraceText) {
+  // Some writers leave no space between the irq flags and the timestamp.
+  EXPECT_EQ(DetectTraceFormat("cpus=4\n  app-901  (  900) [002] dN.1742.000100: "
+                              "tracing_mark_write: B|900|draw\n"),
+            TraceFormat::kSystrace);
+  EXPECT_EQ(DetectTraceFormat("  app-901  (  900) [002] ....12.5: sched_waking: comm=x\n"),
+            TraceFormat::kSystrace);
+  // Not flags: letters where the flag digits go, or too few characters.
+  EXPECT_EQ(DetectTraceFormat("  app-901  (  900) [002] abcxyz12.5: x: y\n"),
+            TraceFormat::kUnknown);
+}
+
 TEST(DetectTraceFormat, DamageAfterAGoodPacketIsStillProto) {
   // One well-formed packet, then a field with number 0: the importer keeps the first packet
   // and reports the damage, so detection must not reject the file.
