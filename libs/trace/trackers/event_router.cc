@@ -322,6 +322,15 @@ void EventRouter::OnAtrace(int64_t ts, const AtraceData& a) {
         storage_->counter.Insert({.ts = ts, .track_id = track, .value = a.value});
         return;
       }
+      // Battery stats counters are global, one track per counter (shared with the
+      // debug.tracing.battery_stats.* system properties).
+      if (const std::string_view name = storage_->Str(a.name);
+          name.substr(0, 14) == "battery_stats.") {
+        const uint32_t track = tracks.InternGlobalCounterTrack(
+            a.name, "battery_stats", kNullStringId, {tracks.DimString("counter_key", a.name)});
+        storage_->counter.Insert({.ts = ts, .track_id = track, .value = a.value});
+        return;
+      }
       const uint32_t upid = p.GetOrCreateProcess(a.tgid);
       const std::optional<uint32_t> utid = p.GetThreadOrNull(a.tid);
       const uint32_t track = tracks.InternProcessCounterTrack(upid, a.name, "atrace_counter",

@@ -915,6 +915,15 @@ inline constexpr uint32_t kDisplayState = 1;  // int32
 inline constexpr uint32_t kBrightness = 2;    // double
 }  // namespace initial_display_state
 
+// AndroidSystemProperty (protos/perfetto/trace/android/android_system_property.proto)
+namespace android_system_property {
+inline constexpr uint32_t kValues = 1;  // PropertyValue, repeated
+}  // namespace android_system_property
+namespace android_system_property_value {
+inline constexpr uint32_t kName = 1;   // string
+inline constexpr uint32_t kValue = 2;  // string
+}  // namespace android_system_property_value
+
 // TracingServiceEvent (protos/perfetto/trace/perfetto/tracing_service_event.proto)
 namespace tracing_service_event {
 inline constexpr uint32_t kAllDataSourcesStarted = 1;        // bool

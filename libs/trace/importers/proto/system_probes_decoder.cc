@@ -26,6 +26,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       session_(ctx),
       chrome_(ctx),
       android_(ctx),
+      sysprops_(ctx),
       aflags_(ctx),
       frame_timeline_(ctx),
       input_events_(ctx),
@@ -98,6 +99,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kAndroidLog:
       if (message) android_.DecodeAndroidLog(packet, field);
+      return true;
+    case tp::kAndroidSystemProperty:
+      if (message) sysprops_.Decode(packet, field);
       return true;
     case tp::kInitialDisplayState:
       if (message) android_.DecodeInitialDisplayState(packet, field);

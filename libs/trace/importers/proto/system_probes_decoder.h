@@ -16,6 +16,7 @@
 #include "libs/trace/importers/proto/android_aflags_decoder.h"
 #include "libs/trace/importers/proto/android_input_event_decoder.h"
 #include "libs/trace/importers/proto/android_probes_decoder.h"
+#include "libs/trace/importers/proto/android_system_property_decoder.h"
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
 #include "libs/trace/importers/proto/cpu_info_decoder.h"
 #include "libs/trace/importers/proto/cpu_per_uid_decoder.h"
@@ -76,6 +77,7 @@ class SystemProbesDecoder {
   SessionMetadataDecoder session_;
   ChromeMetadataDecoder chrome_;
   AndroidProbesDecoder android_;
+  AndroidSystemPropertyDecoder sysprops_;
   AndroidAflagsDecoder aflags_;
   FrameTimelineDecoder frame_timeline_;
   AndroidInputEventDecoder input_events_;
