@@ -149,6 +149,7 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
       // Track descriptors are facts about uuids, known before any event is sorted: the
       // importer records them where the track-event tracker will read them.
       ictx.track_events->set_descriptor_registry(&context.track_events->descriptor_registry());
+      ictx.translations = &context.slices.translations();
       RETURN_IF_ERROR(importer.Import(opened.source.get(), options.max_packet_bytes));
       router.set_ftrace_buffer_preserved(importer.ftrace_buffer_preserved());
       info.packets = importer.stats().packets;

@@ -1,6 +1,7 @@
 #include "libs/trace/trackers/slice_tracker.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "libs/trace/trackers/arg_merge.h"
 
@@ -8,6 +9,48 @@ namespace tw {
 
 SliceTracker::SliceTracker(TraceStorage* storage, ArgsTracker* args)
     : storage_(storage), args_(args) {}
+
+void SliceTracker::TranslateArgs(std::vector<Arg>* args) {
+  if (!translations_.has_arg_translations()) return;
+  // The hashes trace_processor translates (only unsigned values), each with the key its
+  // translation is stored under and the table that holds it.
+  struct Rule {
+    std::string_view hash_key, name_key;
+    const absl::flat_hash_map<uint64_t, StringId>* table;
+  };
+  const Rule rules[] = {
+      {"chrome_histogram_sample.name_hash", "chrome_histogram_sample.name",
+       &translations_.chrome_histogram},
+      {"chrome_user_event.action_hash", "chrome_user_event.action",
+       &translations_.chrome_user_event},
+      {"chrome_hashed_performance_mark.site_hash", "chrome_hashed_performance_mark.site",
+       &translations_.performance_mark_site},
+      {"chrome_hashed_performance_mark.mark_hash", "chrome_hashed_performance_mark.mark",
+       &translations_.performance_mark_mark},
+      {"chrome_trigger.name_hash", "chrome_trigger.name", &translations_.chrome_study},
+  };
+  ArgSetBuilder out;
+  bool changed = false;
+  for (const Arg& a : *args) {
+    out.AddOrUpdate(a);
+    if (a.value.type != ArgValue::Type::kUint) continue;
+    const std::string_view key = storage_->Str(a.key);
+    for (const Rule& r : rules) {
+      if (key != r.hash_key) continue;
+      auto it = r.table->find(static_cast<uint64_t>(a.value.int_value));
+      if (it != r.table->end()) {
+        out.AddOrUpdate(args_->MakeArg(r.name_key, ArgValue::String(it->second)));
+        changed = true;
+      }
+    }
+  }
+  if (changed) *args = std::move(out).Take();
+}
+
+std::optional<uint32_t> SliceTracker::AddArgSet(std::vector<Arg> args) {
+  TranslateArgs(&args);
+  return args_->AddArgSet(args);
+}
 
 void SliceTracker::MaybeCloseStack(int64_t ts, int64_t new_dur, std::vector<Open>* stack) {
   // Walks from the innermost slice out, as trace_processor does. Complete slices (known end)
@@ -50,6 +93,7 @@ uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId 
   std::optional<uint32_t> parent;
   if (!stack->empty()) parent = stack->back().row;
   SliceTable& slices = storage_->slice;
+  name = translations_.SliceName(name);
   const uint32_t row = slices.Insert({.ts = ts,
                                       .dur = dur,
                                       .track_id = track,
@@ -59,8 +103,8 @@ uint32_t SliceTracker::Insert(int64_t ts, int64_t dur, uint32_t track, StringId 
                                       .parent_id = parent});
   if (defer_args) {
     if (!args.empty()) pending_args_[row] = args;
-  } else if (auto set = args_->AddArgSet(args)) {
-    slices.arg_set_id.Set(row, *set);
+  } else if (!args.empty()) {
+    if (auto set = AddArgSet(args)) slices.arg_set_id.Set(row, *set);
   }
   if (tt.ts) slices.thread_ts.Set(row, *tt.ts);
   if (tt.instruction_count) slices.thread_instruction_count.Set(row, *tt.instruction_count);
@@ -126,7 +170,8 @@ std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId c
   MaybeCloseStack(ts, -1, &stack);
   if (stack.empty()) return std::nullopt;
   SliceTable& slices = storage_->slice;
-  const std::optional<size_t> match = MatchingOpenSlice(stack, category, name);
+  const std::optional<size_t> match =
+      MatchingOpenSlice(stack, category, translations_.SliceName(name));
   if (!match) return std::nullopt;
   const uint32_t row = stack[*match].row;
   const int64_t dur = ts - slices.ts[row];
@@ -217,7 +262,7 @@ void SliceTracker::StoreArgs(uint32_t slice_id, const std::vector<Arg>& args) {
     merged = ArgSetBuilder(args_->GetArgSet(slices.arg_set_id[slice_id]));
   }
   merged.Merge(args);
-  if (auto set = args_->AddArgSet(merged.args())) slices.arg_set_id.Set(slice_id, *set);
+  if (auto set = AddArgSet(std::move(merged).Take())) slices.arg_set_id.Set(slice_id, *set);
 }
 
 void SliceTracker::CommitArgs(uint32_t slice_id) {

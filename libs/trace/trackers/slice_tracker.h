@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
+#include "libs/trace/events/translation_tables.h"
 #include "libs/trace/storage/trace_storage.h"
 #include "libs/trace/trackers/args_tracker.h"
 
@@ -76,6 +77,13 @@ class SliceTracker {
   // Whether `track` has ever had a slice (used to pick fallback tracks).
   size_t OpenDepth(uint32_t track) const;
 
+  // The trace's TranslationTables (the proto importer fills them before any event is routed):
+  // slice names are stored translated, and arg sets written through here or AddArgSet get the
+  // translated values beside the hashes they translate.
+  TranslationTables& translations() { return translations_; }
+  // Stores a slice's arg set (translated), for trackers that gather a slice's args themselves.
+  std::optional<uint32_t> AddArgSet(std::vector<Arg> args);
+
  private:
   struct Open {
     uint32_t row;
@@ -99,8 +107,12 @@ class SliceTracker {
     int64_t last_begin_ts = 0;
   };
 
+  // Adds, after each hash the tables translate, its translation (replacing an arg of that key).
+  void TranslateArgs(std::vector<Arg>* args);
+
   TraceStorage* storage_;
   ArgsTracker* args_;
+  TranslationTables translations_;
   absl::flat_hash_map<uint32_t, std::vector<Open>> stacks_;
   absl::flat_hash_map<uint32_t, Unnestable> unnestable_;  // by track
   absl::flat_hash_map<uint32_t, std::vector<Arg>> pending_args_;  // by slice, until it ends

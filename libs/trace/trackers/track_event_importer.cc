@@ -360,7 +360,9 @@ std::optional<uint32_t> TrackEventImporter::EndSlice(uint32_t track) {
   }
   // The end may repeat the thread passthrough; the begin's stays.
   merged.Merge(BuildArgs(), ctx_->storage->Intern("legacy_event.passthrough_utid"));
-  if (auto set = ctx_->args.AddArgSet(merged.args())) slices.arg_set_id.Set(*row, *set);
+  if (auto set = ctx_->slices.AddArgSet(std::move(merged).Take())) {
+    slices.arg_set_id.Set(*row, *set);
+  }
   return row;
 }
 

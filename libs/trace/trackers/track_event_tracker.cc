@@ -139,7 +139,9 @@ void TrackEventTracker::Finish() {
     ArgSetBuilder merged;
     if (!slices.arg_set_id.IsNull(row)) merged = ArgSetBuilder(args.GetArgSet(slices.arg_set_id[row]));
     merged.Merge(open_slice_args_[row]);
-    if (auto set = args.AddArgSet(merged.args())) slices.arg_set_id.Set(row, *set);
+    if (auto set = ctx_->slices.AddArgSet(std::move(merged).Take())) {
+      slices.arg_set_id.Set(row, *set);
+    }
   }
   open_slice_args_.clear();
 

@@ -36,6 +36,7 @@ inline absl::StatusOr<std::unique_ptr<LoadedTrace>> LoadWithTrackEvents(std::str
     ictx.sorter = &sorter;
     ProtoImporter importer(&ictx);
     ictx.track_events->set_descriptor_registry(&context.track_events->descriptor_registry());
+    ictx.translations = &context.slices.translations();
     proto::Decoder d(trace);
     proto::Field packet;
     while (d.Next(&packet)) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "libs/trace/events/translation_tables.h"
 #include "libs/trace/importers/proto/clock_tracker.h"
 #include "libs/trace/importers/proto/proto_decoder.h"
 #include "libs/trace/importers/proto/schema_pools.h"
@@ -41,6 +42,9 @@ struct ImportContext {
   // FtraceStats.preserve_ftrace_buffer: the kernel's buffer from before tracing started is
   // part of the trace (FtraceDropWindow drops nothing for predating tracing).
   bool ftrace_buffer_preserved = false;
+  // Where TranslationTable packets are recorded: the slice tracker's tables, which the loader
+  // points this at (trackers run after the whole file is read). Null: the packets are skipped.
+  TranslationTables* translations = nullptr;
 
   SequenceState& Sequence(uint32_t id) {
     auto& s = sequences[id];

@@ -915,6 +915,17 @@ inline constexpr uint32_t kDisplayState = 1;  // int32
 inline constexpr uint32_t kBrightness = 2;    // double
 }  // namespace initial_display_state
 
+// TranslationTable (protos/perfetto/trace/translation/translation_table.proto). Every table is
+// a map: entries with key = 1 and value = 2.
+namespace translation_table {
+inline constexpr uint32_t kChromeHistogram = 1;       // hash_to_name = 1 (uint64 → string)
+inline constexpr uint32_t kChromeUserEvent = 2;       // action_hash_to_name = 1
+inline constexpr uint32_t kChromePerformanceMark = 3;  // site_hash_to_name = 1, mark_hash_to_name = 2
+inline constexpr uint32_t kSliceName = 4;             // raw_to_deobfuscated_name = 1
+inline constexpr uint32_t kProcessTrackName = 5;      // raw_to_deobfuscated_name = 1
+inline constexpr uint32_t kChromeStudy = 6;           // hash_to_name = 1
+}  // namespace translation_table
+
 // AndroidSystemProperty (protos/perfetto/trace/android/android_system_property.proto)
 namespace android_system_property {
 inline constexpr uint32_t kValues = 1;  // PropertyValue, repeated

@@ -8,6 +8,7 @@
 #include "libs/trace/importers/proto/packet_splitter.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/remote_clock_sync.h"
+#include "libs/trace/importers/proto/translation_table_decoder.h"
 
 namespace tw {
 namespace {
@@ -477,6 +478,12 @@ void ProtoImporter::ImportPacket(std::string_view bytes, bool is_protovm_state) 
     case tp::kSynchronizationMarker:
     case tp::kTraceProvenance:  // read above, for ProtoVM
     case tp::kProtovms:
+      return;
+    case tp::kTranslationTable:
+      if (data.type != proto::kLengthDelimited ||
+          (ctx_->translations && !DecodeTranslationTable(ctx_, data, ctx_->translations))) {
+        ctx_->storage->IncrementStat("proto_decode_errors");
+      }
       return;
     case tp::kExtensionDescriptor:
       if (data.type != proto::kLengthDelimited ||
