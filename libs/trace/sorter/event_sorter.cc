@@ -165,17 +165,28 @@ class EventSorter::StreamMerge {
   std::vector<Queue*> heap_;
 };
 
-void EventSorter::Deliver(Queue& q) {
+// The merge hands events on in blocks: taking a block's worth from the queues, then running the
+// trackers over it, keeps each side's working set (queue heads and the tournament; tables and
+// hash maps) in cache for a while instead of evicting each other at every event.
+void EventSorter::Take(Queue& q) {
   Event& e = q.events.front();
   last_flushed_ts_ = e.ts;
-  sink_(e);
-  e.Release();
+  block_.push_back(e);  // the block now owns the payload: the queue's Pop does not release it
   q.events.Pop();
   --buffered_;
-  if (++drained_since_trim_ >= kEventsPerTrim) {
-    drained_since_trim_ = 0;
-    ReleaseFreedMemory();
+  if (block_.size() == kBlockEvents) DeliverBlock();
+}
+
+void EventSorter::DeliverBlock() {
+  for (Event& e : block_) {
+    sink_(e);
+    e.Release();
+    if (++drained_since_trim_ >= kEventsPerTrim) {
+      drained_since_trim_ = 0;
+      ReleaseFreedMemory();
+    }
   }
+  block_.clear();
 }
 
 void EventSorter::FlushUntil(int64_t limit) {
@@ -212,7 +223,7 @@ void EventSorter::FlushUntil(int64_t limit) {
     const int64_t bound = std::min(limit, tournament.RunnerUpTs());
     // Drain it while its events are <= every other stream's head (and the limit).
     do {
-      Deliver(s.head_queue());
+      Take(s.head_queue());
       s.Popped();
     } while (!s.empty() && s.head().ts <= bound);
     if (s.empty()) {
@@ -221,6 +232,7 @@ void EventSorter::FlushUntil(int64_t limit) {
       tournament.AdvanceWinner(s.head().ts);
     }
   }
+  DeliverBlock();
 }
 
 }  // namespace tw

@@ -58,6 +58,7 @@ class EventSorter {
 
  private:
   static constexpr uint32_t kMaxCpus = 1024;
+  static constexpr size_t kBlockEvents = 256;
   // The events of one source and one stream.
   struct Queue {
     PackedEventQueue events;
@@ -79,7 +80,8 @@ class EventSorter {
   Queue& QueueAt(uint32_t id, uint32_t stream);
   void Enqueue(uint32_t queue, uint32_t stream, Event event);
   void FlushUntil(int64_t limit);
-  void Deliver(Queue& q);
+  void Take(Queue& q);
+  void DeliverBlock();
 
   int64_t window_ns_;
   Sink sink_;
@@ -95,6 +97,7 @@ class EventSorter {
   bool batching_ = false;
   uint32_t batch_queue_ = 0;
   std::vector<BatchEntry> batch_;
+  std::vector<Event> block_;  // taken from the queues in order, not yet given to the sink
 };
 
 }  // namespace tw
