@@ -24,6 +24,7 @@
 #include "libs/trace/query/span_join_table.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
+#include "libs/trace/query/window_functions.h"
 #include "libs/trace/stdlib/stdlib.h"
 #include "libs/trace/storage/trace_storage.h"
 
@@ -528,6 +529,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterSpanJoinModules(db));
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
   RETURN_IF_ERROR(RegisterLegacyStatementFunctions(db, &impl.legacy_queue));
+  RETURN_IF_ERROR(RegisterWindowFunctions(db));
 
   // Every function and virtual-table module existing now (SQLite's and ours, the intrinsic
   // tables included) is off limits for CREATE PERFETTO FUNCTION: a table function is a module,
