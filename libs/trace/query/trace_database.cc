@@ -20,6 +20,7 @@
 #include "libs/trace/query/derived_tables.h"
 #include "libs/trace/query/read_only_guard.h"
 #include "libs/trace/query/legacy_statement_functions.h"
+#include "libs/trace/query/regexp_functions.h"
 #include "libs/trace/query/slice_layout_table.h"
 #include "libs/trace/query/span_join_table.h"
 #include "libs/trace/query/sql_functions.h"
@@ -530,6 +531,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
   RETURN_IF_ERROR(RegisterLegacyStatementFunctions(db, &impl.legacy_queue));
   RETURN_IF_ERROR(RegisterWindowFunctions(db));
+  RETURN_IF_ERROR(RegisterRegexpFunctions(db));
 
   // Every function and virtual-table module existing now (SQLite's and ours, the intrinsic
   // tables included) is off limits for CREATE PERFETTO FUNCTION: a table function is a module,
