@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/query/arg_set_json.h"
 #include "libs/trace/query/demangle.h"
 #include "libs/trace/query/fnv1a.h"
 #include "libs/trace/query/ftrace_text.h"
@@ -169,6 +170,46 @@ void ExtractArg(sqlite3_context* ctx, int, sqlite3_value** argv) {
     if (args.arg_set_id[row] != set) break;
     if (args.key[row] == key) return ResultArgValue(ctx, c, row);
   }
+}
+
+// The whole arg set as JSON (arg_set_json.h), in the order its args were recorded; NULL for a
+// NULL or empty set.
+void ArgSetToJsonFn(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
+    return sqlite3_result_error(ctx, "__intrinsic_arg_set_to_json: expects an arg set id", -1);
+  }
+  SqlFunctionContext* c = ContextOf(ctx);
+  PrepareArgs(c);
+  const int64_t set = sqlite3_value_int64(argv[0]);
+  if (set < 0 || set > UINT32_MAX) return;
+  const ArgTable& args = c->storage->args;
+  const SqlFunctionCaches& k = *c->caches;
+  std::vector<ArgJsonEntry> entries;
+  for (uint32_t pos = ArgSetStart(c, set); pos < args.row_count(); ++pos) {
+    const uint32_t row = ArgRowAt(c, pos);
+    if (args.arg_set_id[row] != set) break;
+    ArgJsonEntry e;
+    e.key = std::string(c->storage->Str(args.key[row]));
+    const StringId type = args.value_type[row];
+    using Kind = ArgJsonEntry::Kind;
+    if (!args.int_value.IsNull(row)) {
+      e.int_value = args.int_value[row];
+      e.kind = type == k.type_uint      ? Kind::kUint
+               : type == k.type_bool    ? Kind::kBool
+               : type == k.type_pointer ? Kind::kPointer
+                                        : Kind::kInt;
+    } else if (!args.real_value.IsNull(row)) {
+      e.real_value = args.real_value[row];
+      e.kind = Kind::kReal;
+    } else if (args.string_value[row] != kNullStringId) {
+      e.string_value = std::string(c->storage->Str(args.string_value[row]));
+      e.kind = type == k.type_json ? Kind::kJson : Kind::kString;
+    }
+    entries.push_back(std::move(e));
+  }
+  if (entries.empty()) return;
+  ResultString(ctx, ArgSetToJson(entries));
 }
 
 // ------------------------------------------------------------------------ PERCENTILE, MEDIAN
@@ -582,6 +623,7 @@ struct ScalarDef {
 
 constexpr ScalarDef kScalars[] = {
     {"extract_arg", 2, ExtractArg, true},
+    {"__intrinsic_arg_set_to_json", 1, ArgSetToJsonFn, true},
     {"trace_start", 0, TraceStart, true},
     {"trace_end", 0, TraceEnd, true},
     {"trace_dur", 0, TraceDur, true},

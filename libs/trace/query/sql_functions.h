@@ -8,6 +8,7 @@
 //   name)                                         a metadata value
 //   TO_REALTIME(ts), TO_MONOTONIC(ts), ABS_TIME_STR(ts)   clock conversions via clock_snapshot
 //   TO_TIMECODE(ts), HASH(...), REVERSE(s), UNHEX(s), STR_SPLIT(s, delimiter, index)
+//   __INTRINSIC_ARG_SET_TO_JSON(arg_set_id)      the arg set as one JSON object (arg_set_json.h)
 //   TO_FTRACE(id)                                 an ftrace_event row as its kernel text line
 // Semantics (NULL handling, error texts) follow trace_processor's so SQL written for it behaves
 // the same here.
