@@ -26,18 +26,26 @@ SELECT
 FROM te
 LEFT JOIN te AS parent ON parent.id = te.parent_id;
 
--- The first event (slice, counter or state) on each track-event track.
+-- The first event (slice, counter or state) on each track-event track that has one. Looked up
+-- per track (an index lookup each), not by grouping every event of the trace.
 CREATE PERFETTO TABLE _track_event_first_ts AS
-SELECT id, MIN(first_ts) AS first_ts
+SELECT id, first_ts
 FROM (
-  SELECT track_id AS id, MIN(ts) AS first_ts FROM slice GROUP BY track_id
-  UNION ALL
-  SELECT track_id AS id, MIN(ts) AS first_ts FROM counter GROUP BY track_id
-  UNION ALL
-  SELECT track_id AS id, MIN(ts) AS first_ts FROM state GROUP BY track_id
+  SELECT
+    t.id,
+    (
+      SELECT MIN(first)
+      FROM (
+        SELECT MIN(ts) AS first FROM slice WHERE track_id = t.id
+        UNION ALL
+        SELECT MIN(ts) AS first FROM counter WHERE track_id = t.id
+        UNION ALL
+        SELECT MIN(ts) AS first FROM state WHERE track_id = t.id
+      )
+    ) AS first_ts
+  FROM _track_event_tracks_unordered AS t
 )
-WHERE id IN (SELECT id FROM _track_event_tracks_unordered)
-GROUP BY id;
+WHERE first_ts IS NOT NULL;
 
 -- Each track-event track's position among its siblings, 1-based.
 CREATE PERFETTO TABLE _track_event_sibling_order AS
