@@ -64,6 +64,7 @@ KernelEventTracker::KernelEventTracker(TraceContext* ctx) : ctx_(ctx), storage_(
   On("mm_vmscan_direct_reclaim_end", &KernelEventTracker::DirectReclaimEnd);
   On("mm_shrink_slab_start", &KernelEventTracker::ShrinkSlabStart);
   On("mm_shrink_slab_end", &KernelEventTracker::ShrinkSlabEnd);
+  On("kprobe_event", &KernelEventTracker::Kprobe);
 }
 
 void KernelEventTracker::On(std::string_view event, Handler handler) {
@@ -334,6 +335,21 @@ void KernelEventTracker::SignalDeliver(int64_t ts, const FtraceRawData& raw) {
   ctx_->slices.Scoped(ts, ThreadTrack(raw.pid), kNullStringId,
                       storage_->Intern("signal_deliver"), 0,
                       {ctx_->args.MakeArg("signal.sig", ArgValue::Int(Int(raw, "sig")))});
+  storage_->ExtendBounds(ts);
+}
+
+void KernelEventTracker::Kprobe(int64_t ts, const FtraceRawData& raw) {
+  // KprobeEvent.KprobeType: a probed function's entry and return make a slice on the thread
+  // that ran it; an instant probe a zero-length one.
+  enum : int64_t { kBegin = 1, kEnd = 2, kInstant = 3 };
+  const StringId name = Str(raw, "name");
+  const uint32_t track = ThreadTrack(raw.pid);
+  switch (Int(raw, "type")) {
+    case kBegin: ctx_->slices.Begin(ts, track, kNullStringId, name, {}); break;
+    case kEnd: ctx_->slices.End(ts, track, kNullStringId, name, {}); break;
+    case kInstant: ctx_->slices.Scoped(ts, track, kNullStringId, name, 0, {}); break;
+    default: return;  // KPROBE_TYPE_UNKNOWN: nothing to place
+  }
   storage_->ExtendBounds(ts);
 }
 
