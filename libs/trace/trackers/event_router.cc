@@ -22,6 +22,7 @@ EventRouter::EventRouter(TraceContext* context)
       clock_rates_(context),
       suspend_resume_(context),
       kernel_events_(context),
+      cma_allocs_(context),
       generic_kernel_(context),
       ftrace_window_(context->storage),
       winscope_(context),
@@ -404,6 +405,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   drm_.OnFtraceEvent(ts, raw);
   virtio_.OnFtraceEvent(ts, raw);
   kernel_events_.OnFtraceEvent(ts, raw);
+  cma_allocs_.OnFtraceEvent(ts, raw);
 }
 
 // The print event's kFtraceRaw twin, rebuilt from its inline fields: the args the print

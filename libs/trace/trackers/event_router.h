@@ -13,6 +13,7 @@
 #include "libs/trace/trackers/async_track_sets.h"
 #include "libs/trace/trackers/binder_tracker.h"
 #include "libs/trace/trackers/clock_rate_tracker.h"
+#include "libs/trace/trackers/cma_alloc_tracker.h"
 #include "libs/trace/trackers/frame_timeline_tracker.h"
 #include "libs/trace/trackers/ftrace_drop_window.h"
 #include "libs/trace/trackers/generic_kernel_tracker.h"
@@ -79,6 +80,7 @@ class EventRouter {
   ClockRateTracker clock_rates_;
   SuspendResumeTracker suspend_resume_;
   KernelEventTracker kernel_events_;
+  CmaAllocTracker cma_allocs_;
   GenericKernelTracker generic_kernel_;
   FtraceDropWindow ftrace_window_;
   WinscopeTracker winscope_;
