@@ -23,6 +23,7 @@ EventRouter::EventRouter(TraceContext* context)
       suspend_resume_(context),
       kernel_events_(context),
       cma_allocs_(context),
+      ufs_commands_(context),
       generic_kernel_(context),
       ftrace_window_(context->storage),
       winscope_(context),
@@ -406,6 +407,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   virtio_.OnFtraceEvent(ts, raw);
   kernel_events_.OnFtraceEvent(ts, raw);
   cma_allocs_.OnFtraceEvent(ts, raw);
+  ufs_commands_.OnFtraceEvent(ts, raw);
 }
 
 // The print event's kFtraceRaw twin, rebuilt from its inline fields: the args the print

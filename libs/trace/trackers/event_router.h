@@ -24,6 +24,7 @@
 #include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
+#include "libs/trace/trackers/ufs_command_tracker.h"
 #include "libs/trace/trackers/drm_tracker.h"
 #include "libs/trace/trackers/v4l2_tracker.h"
 #include "libs/trace/trackers/v8_cpu_profile_tracker.h"
@@ -81,6 +82,7 @@ class EventRouter {
   SuspendResumeTracker suspend_resume_;
   KernelEventTracker kernel_events_;
   CmaAllocTracker cma_allocs_;
+  UfsCommandTracker ufs_commands_;
   GenericKernelTracker generic_kernel_;
   FtraceDropWindow ftrace_window_;
   WinscopeTracker winscope_;
