@@ -59,3 +59,33 @@ CREATE PERFETTO MACRO _interval_intersect_with_col_names(
 -- Rows of (ts, dur, id_0, id_1, the partition columns), as _interval_intersect! gives.
 RETURNS TableOrSubquery AS __intrinsic_interval_intersect_named!(
   $tab1, $id1, $ts1, $dur1, $tab2, $id2, $ts2, $dur2, $partitions);
+
+-- Cuts a table of intervals, which may overlap, at every start and end: for each distinct
+-- boundary ts (in order; group_id numbers them from 1), one row per interval open from ts
+-- (interval_ends_at_ts 0) and one per interval ending exactly at ts (interval_ends_at_ts 1).
+-- dur is the time to the next boundary (0 at the last).
+CREATE PERFETTO MACRO interval_self_intersect(
+  -- A table or subquery of intervals: (id, ts, dur).
+  intervals TableOrSubquery
+)
+-- Rows of (ts, dur, group_id, id, interval_ends_at_ts).
+RETURNS TableOrSubquery AS (
+  WITH
+    _isi_input AS (SELECT id, ts, dur FROM $intervals),
+    _isi_points AS (
+      SELECT
+        p AS ts,
+        COALESCE(LEAD(p) OVER (ORDER BY p) - p, 0) AS dur,
+        ROW_NUMBER() OVER (ORDER BY p) AS group_id
+      FROM (SELECT ts AS p FROM _isi_input UNION SELECT ts + dur AS p FROM _isi_input)
+    )
+  SELECT
+    pt.ts,
+    pt.dur,
+    pt.group_id,
+    iv.id,
+    iv.ts + iv.dur = pt.ts AS interval_ends_at_ts
+  FROM _isi_points AS pt
+  -- An interval open from ts, or one ending at ts (a zero-length one ends where it starts).
+  JOIN _isi_input AS iv ON iv.ts <= pt.ts AND pt.ts <= iv.ts + iv.dur
+);
