@@ -155,5 +155,39 @@ TEST(LinuxCpuUtilization, WindowsClipTheRunningStretches) {
             (Table{{"com.example", "700000000", "70"}}));
 }
 
+TEST(LinuxCpuIdleTimeInState, ResidencySharesPerCpuAndAcrossCpus) {
+  TraceBuilder b;
+  b.s.cpu.Insert({.cpu = 0});
+  b.s.cpu.Insert({.cpu = 1});
+  // Cumulative microseconds in each state, sampled every 2 ms.
+  const uint32_t cpu0_c1 = b.CounterTrack("cpuidle0.C1", "cpu_idle_state");
+  const uint32_t cpu0_c4 = b.CounterTrack("cpuidle0.C4", "cpu_idle_state");
+  const uint32_t cpu1_c4 = b.CounterTrack("cpuidle1.C4", "cpu_idle_state");
+  b.s.track.cpu.Set(cpu0_c1, 0);
+  b.s.track.cpu.Set(cpu0_c4, 0);
+  b.s.track.cpu.Set(cpu1_c4, 1);
+  for (auto [track, first, second] : {std::tuple{cpu0_c1, 50.0, 550.0},
+                                      std::tuple{cpu0_c4, 10.0, 1010.0},
+                                      std::tuple{cpu1_c4, 0.0, 1500.0}}) {
+    b.Counter(track, 1'000'000, first);
+    b.Counter(track, 3'000'000, second);
+  }
+  auto db = stdlib_testing::OpenOrDie(b.storage.get());
+  // cpu 0: C1 500 us and C4 1000 us of 2000 us, so C0 500; cpu 1: C4 1500, C0 500.
+  EXPECT_EQ(Rows(*db, "INCLUDE PERFETTO MODULE linux.cpu.idle_time_in_state;"
+                      "SELECT ts, state, cpu, idle_percentage, total_residency, time_slice"
+                      " FROM linux_per_cpu_idle_time_in_state_counters"),
+            (Table{{"3000000", "C1", "0", "25", "500", "2000"},
+                   {"3000000", "C4", "0", "50", "1000", "2000"},
+                   {"3000000", "C4", "1", "75", "1500", "2000"},
+                   {"3000000", "C0", "0", "25", "500", "2000"},
+                   {"3000000", "C0", "1", "25", "500", "2000"}}));
+  EXPECT_EQ(Rows(*db, "SELECT ts, state, idle_percentage, total_residency, time_slice"
+                      " FROM linux_cpu_idle_time_in_state_counters"),
+            (Table{{"3000000", "C0", "25", "500", "2000"},
+                   {"3000000", "C1", "12.5", "250", "2000"},
+                   {"3000000", "C4", "62.5", "1250", "2000"}}));
+}
+
 }  // namespace
 }  // namespace tw::stdlib_testing
