@@ -10,6 +10,16 @@
 // only a few times; the width never shrinks. Reading is a switch on the chunk's width. Like
 // a chunked vector, growth never copies the whole vector, and the first chunk grows by doubling so
 // the many small tables of a trace stay small.
+//
+// A few outliers would otherwise double a chunk to raw 8-byte values: durations are mostly
+// milliseconds, but a thread asleep for more than 4.3 s has one that needs more than 32 bits.
+// So a value that would force a chunk to 8 bytes is kept aside instead, as an exception (its
+// offset and value, in a small sorted list of the chunk) with its slot set to all ones, up to
+// 1/64 of the chunk's values; only past that does the chunk go to 8 bytes. Exceptions live in
+// 4-byte chunks only (a narrower chunk that needs one is first widened to 4 bytes). Load switches
+// on a per-chunk read mode, so a chunk without exceptions reads exactly as before; one with
+// some looks further only at an all-ones slot (all ones is also a valid in-band distance: the
+// list decides).
 
 #include <algorithm>
 #include <cmath>
@@ -66,20 +76,39 @@ class PackedIntVector {
   bool empty() const { return size_ == 0; }
   size_t memory_bytes() const {
     size_t total = chunks_.capacity() * sizeof(Chunk);
-    for (size_t k = 0; k < chunks_.size(); ++k) total += size_t{Capacity(k)} * chunks_[k].width;
+    for (size_t k = 0; k < chunks_.size(); ++k) {
+      total += size_t{Capacity(k)} * chunks_[k].width;
+      if (chunks_[k].exceptions) total += chunks_[k].exceptions->capacity() * sizeof(Exception);
+    }
     return total;
   }
   // Bytes per value in chunk k (0, 1, 2, 4 or 8): for tests and memory reports.
   uint32_t chunk_width(uint32_t k) const { return chunks_[k].width; }
+  // Values of chunk k kept aside as exceptions: for tests.
+  uint32_t chunk_exceptions(uint32_t k) const {
+    const auto& e = chunks_[k].exceptions;
+    return e ? static_cast<uint32_t>(e->size()) : 0;
+  }
 
  private:
+  struct Exception {
+    uint32_t at;  // offset in the chunk
+    int64_t value;
+  };
+  using Exceptions = std::vector<Exception>;  // sorted by offset
   struct Chunk {
     int64_t base = 0;
-    int64_t min = 0;  // the smallest and largest value ever written to the chunk
+    int64_t min = 0;  // the smallest and largest value stored in the slots (not exceptions)
     int64_t max = 0;
     uint8_t width = 0;  // 0: every value is base; 1/2/4: value - base, unsigned; 8: raw value
+    // What Load switches on: the width, or kWidth4WithExceptions while a 4-byte chunk has
+    // exceptions, so a chunk without any reads exactly as if exceptions did not exist.
+    uint8_t read_as = 0;
     std::unique_ptr<uint8_t[]> data;
+    std::unique_ptr<Exceptions> exceptions;  // null unless the chunk has one; only at width 4
   };
+
+  static constexpr uint8_t kWidth4WithExceptions = 3;  // not a width
 
   static constexpr uint64_t MaxOffset(uint8_t width) {
     return width == 0 ? 0 : width == 1 ? 0xFF : width == 2 ? 0xFFFF : 0xFFFFFFFFull;
@@ -89,6 +118,14 @@ class PackedIntVector {
     const __int128 d = static_cast<__int128>(v) - c.base;
     return d >= 0 && d <= static_cast<__int128>(MaxOffset(c.width));
   }
+  // The narrowest width whose offsets span [lo, hi].
+  static uint8_t WidthFor(int64_t lo, int64_t hi) {
+    const unsigned __int128 range = static_cast<__int128>(hi) - lo;
+    for (uint8_t w : {uint8_t{1}, uint8_t{2}, uint8_t{4}}) {
+      if (range <= MaxOffset(w)) return w;
+    }
+    return 8;
+  }
 
   uint32_t Capacity(size_t k) const { return k == 0 ? first_capacity_ : kChunk; }
   // Values stored so far in chunk k.
@@ -97,27 +134,59 @@ class PackedIntVector {
     return size_ - before >= kChunk ? kChunk : size_ - before;
   }
 
+  // The distance stored in slot `at` of a chunk of width 1, 2 or 4.
+  static uint64_t Slot(const Chunk& c, uint32_t at) {
+    const uint8_t* p = c.data.get();
+    switch (c.width) {
+      case 1: return p[at];
+      case 2: return reinterpret_cast<const uint16_t*>(p)[at];
+      default: return reinterpret_cast<const uint32_t*>(p)[at];
+    }
+  }
   static int64_t Load(const Chunk& c, uint32_t at) {
     const uint8_t* p = c.data.get();
     const uint64_t base = static_cast<uint64_t>(c.base);
-    switch (c.width) {
+    // Four cases and a default: GCC keeps this a chain of compares (a fifth case becomes a jump
+    // table, which costs a tight scan about half its speed).
+    switch (c.read_as) {
       case 0: return c.base;
       case 1: return static_cast<int64_t>(base + p[at]);
       case 2: return static_cast<int64_t>(base + reinterpret_cast<const uint16_t*>(p)[at]);
       case 4: return static_cast<int64_t>(base + reinterpret_cast<const uint32_t*>(p)[at]);
-      default: return reinterpret_cast<const int64_t*>(p)[at];
+      default: {
+        if (c.read_as == 8) return reinterpret_cast<const int64_t*>(p)[at];
+        // A 4-byte chunk with exceptions: only an all-ones slot can be one.
+        const uint32_t d = reinterpret_cast<const uint32_t*>(p)[at];
+        if (__builtin_expect(d == 0xFFFFFFFFu, 0)) return LoadAllOnes(c, at);
+        return static_cast<int64_t>(base + d);
+      }
     }
+  }
+  // An all-ones slot of a chunk with exceptions: all ones is also a valid in-band distance, so
+  // the list, not the slot, decides.
+  __attribute__((noinline)) static int64_t LoadAllOnes(const Chunk& c, uint32_t at) {
+    if (const Exception* e = FindException(c, at)) return e->value;
+    return static_cast<int64_t>(static_cast<uint64_t>(c.base) + 0xFFFFFFFFull);
+  }
+  static const Exception* FindException(const Chunk& c, uint32_t at) {
+    const Exceptions& list = *c.exceptions;
+    const auto it = std::lower_bound(list.begin(), list.end(), at,
+                                     [](const Exception& e, uint32_t a) { return e.at < a; });
+    return it != list.end() && it->at == at ? &*it : nullptr;
   }
   // Writes v at `at` of a chunk that can hold it.
   static void Store(Chunk& c, uint32_t at, int64_t v) {
-    uint8_t* p = c.data.get();
     const uint64_t d = static_cast<uint64_t>(v) - static_cast<uint64_t>(c.base);
+    StoreOffset(c, at, c.width == 8 ? static_cast<uint64_t>(v) : d);
+  }
+  static void StoreOffset(Chunk& c, uint32_t at, uint64_t d) {
+    uint8_t* p = c.data.get();
     switch (c.width) {
       case 0: return;
       case 1: p[at] = static_cast<uint8_t>(d); return;
       case 2: reinterpret_cast<uint16_t*>(p)[at] = static_cast<uint16_t>(d); return;
       case 4: reinterpret_cast<uint32_t*>(p)[at] = static_cast<uint32_t>(d); return;
-      default: reinterpret_cast<int64_t*>(p)[at] = v; return;
+      default: reinterpret_cast<uint64_t*>(p)[at] = d; return;
     }
   }
 
@@ -143,29 +212,66 @@ class PackedIntVector {
     ++size_;
   }
 
-  // Writes v at `at` of chunk c, whose first `count` values are set.
+  // Writes v at `at` of chunk c (chunk number k), whose first `count` values are set.
   void Put(Chunk& c, uint32_t at, int64_t v, uint32_t count) {
-    if (v < c.min) c.min = v;
-    if (v > c.max) c.max = v;
-    if (!Fits(c, v)) Reencode(c, count);
+    if (c.exceptions) DropException(c, at);  // a Set over a value kept aside
+    if (!Fits(c, v)) {
+      const int64_t lo = v < c.min ? v : c.min;
+      const int64_t hi = v > c.max ? v : c.max;
+      const size_t k = static_cast<size_t>(&c - chunks_.data());
+      if (WidthFor(lo, hi) == 8 && ExceptionCount(c) < Capacity(k) / 64) {
+        if (c.width < 4) Reencode(c, count, 4);  // exceptions live in 4-byte chunks only
+        AddException(c, at, v);
+        return;
+      }
+      c.min = lo;
+      c.max = hi;
+      Reencode(c, count);
+    } else {
+      if (v < c.min) c.min = v;
+      if (v > c.max) c.max = v;
+    }
     Store(c, at, v);
   }
 
-  // Re-encodes chunk c, whose first `count` values are set, with the narrowest width that
-  // holds [c.min, c.max] and the base centred in the room that width leaves.
-  void Reencode(Chunk& c, uint32_t count) {
-    const unsigned __int128 range = static_cast<__int128>(c.max) - c.min;
-    uint8_t width = 8;
-    for (uint8_t w : {uint8_t{1}, uint8_t{2}, uint8_t{4}}) {
-      if (range <= MaxOffset(w)) {
-        width = w;
-        break;
-      }
+  static uint32_t ExceptionCount(const Chunk& c) {
+    return c.exceptions ? static_cast<uint32_t>(c.exceptions->size()) : 0;
+  }
+  static void AddException(Chunk& c, uint32_t at, int64_t v) {
+    if (!c.exceptions) c.exceptions = std::make_unique<Exceptions>();
+    Exceptions& list = *c.exceptions;
+    // Appends come in offset order; only a Set lands in the middle.
+    auto it = list.end();
+    if (!list.empty() && list.back().at > at) {
+      it = std::lower_bound(list.begin(), list.end(), at,
+                            [](const Exception& e, uint32_t a) { return e.at < a; });
     }
+    list.insert(it, Exception{at, v});
+    c.read_as = kWidth4WithExceptions;
+    StoreOffset(c, at, MaxOffset(c.width));
+  }
+  static void DropException(Chunk& c, uint32_t at) {
+    Exceptions& list = *c.exceptions;
+    const auto it = std::lower_bound(list.begin(), list.end(), at,
+                                     [](const Exception& e, uint32_t a) { return e.at < a; });
+    if (it != list.end() && it->at == at) list.erase(it);
+    if (list.empty()) {
+      c.exceptions.reset();
+      c.read_as = c.width;
+    }
+  }
+
+  // Re-encodes chunk c, whose first `count` values are set, with the narrowest width that
+  // holds [c.min, c.max] and the base centred in the room that width leaves. Exceptions that
+  // the new width holds move into their slots; at 8 bytes all of them do.
+  void Reencode(Chunk& c, uint32_t count, uint8_t min_width = 0) {
+    uint8_t width = WidthFor(c.min, c.max);
     if (width < c.width) width = c.width;
+    if (width < min_width) width = min_width;
     int64_t base = c.min;
     if (width < 8) {
-      const __int128 slack = static_cast<__int128>(MaxOffset(width) - static_cast<uint64_t>(range));
+      const uint64_t range = static_cast<uint64_t>(static_cast<__int128>(c.max) - c.min);
+      const __int128 slack = static_cast<__int128>(MaxOffset(width) - range);
       const __int128 centred = static_cast<__int128>(c.min) - slack / 2;
       base = centred < INT64_MIN ? INT64_MIN : static_cast<int64_t>(centred);
     }
@@ -175,9 +281,31 @@ class PackedIntVector {
     wider.min = c.min;
     wider.max = c.max;
     wider.width = width;
+    wider.read_as = width;
     wider.data.reset(new uint8_t[size_t{Capacity(k)} * width]);
-    for (uint32_t i = 0; i < count; ++i) Store(wider, i, Load(c, i));
+    const Exceptions* old = c.exceptions.get();
+    size_t next = 0;  // the next old exception, by offset
+    for (uint32_t i = 0; i < count; ++i) {
+      if (old && next < old->size() && (*old)[next].at == i) {
+        const int64_t v = (*old)[next++].value;
+        if (Fits(wider, v)) {
+          if (v < wider.min) wider.min = v;
+          if (v > wider.max) wider.max = v;
+          Store(wider, i, v);
+        } else {
+          AddException(wider, i, v);
+        }
+        continue;
+      }
+      Store(wider, i, InBand(c, i));
+    }
     c = std::move(wider);
+  }
+  // The value slot `at` holds, read as an in-band value (for a chunk below 8 bytes, whose
+  // exceptions the caller handles).
+  static int64_t InBand(const Chunk& c, uint32_t at) {
+    if (c.width == 0) return c.base;
+    return static_cast<int64_t>(static_cast<uint64_t>(c.base) + Slot(c, at));
   }
 
   void GrowFirstChunk(Chunk& c) {

@@ -96,6 +96,98 @@ TEST(PackedIntVectorTest, DescendingValuesKeepTheirOrder) {
   for (int32_t i = 0; i < 1024; ++i) ASSERT_EQ(v[static_cast<uint32_t>(i)], 1'000'000 - i);
 }
 
+// Durations: mostly under a second, a few threads asleep for longer than 32 bits of ns hold.
+// The outliers stay aside and the chunk keeps 4 bytes a value; past 1/64 of the chunk it takes
+// 8 bytes after all, and every value reads back either way.
+TEST(PackedIntVectorTest, AFewOutliersStayAsideInsteadOfWideningTheirChunk) {
+  PackedIntVector<int64_t, 10> v;  // 1024-value chunks: up to 16 exceptions each
+  for (int i = 0; i < 2048; ++i) v.push_back(-1);  // open rows, durations set later
+  auto dur = [](uint32_t i, bool outliers) -> int64_t {
+    if (outliers && i % 64 == 3) return int64_t{5'000'000'000} + i;  // > 2^32 ns
+    return int64_t{1'000} * (i * 7919 % 1'000'000);
+  };
+  for (uint32_t i = 0; i < 1024; ++i) v.Set(i, dur(i, true));  // 16 outliers
+  for (uint32_t i = 1024; i < 2048; ++i) {
+    v.Set(i, i % 64 == 3 || i % 64 == 5 ? int64_t{5'000'000'000} + i : dur(i, false));  // 32
+  }
+  EXPECT_EQ(v.chunk_width(0), 4u);
+  EXPECT_EQ(v.chunk_exceptions(0), 16u);
+  EXPECT_EQ(v.chunk_width(1), 8u);
+  EXPECT_EQ(v.chunk_exceptions(1), 0u);
+  for (uint32_t i = 0; i < 1024; ++i) ASSERT_EQ(v[i], dur(i, true)) << i;
+  for (uint32_t i = 1024; i < 2048; ++i) {
+    ASSERT_EQ(v[i], i % 64 == 3 || i % 64 == 5 ? int64_t{5'000'000'000} + i : dur(i, false)) << i;
+  }
+  EXPECT_LT(v.memory_bytes(), 1024u * 4 + 1024u * 8 + 1024);
+}
+
+TEST(PackedIntVectorTest, SetsMoveValuesInAndOutOfTheExceptions) {
+  PackedIntVector<int64_t, 10> v;
+  // 0 and 2^32 - 1 span exactly 4 bytes, so the base is 0 and 2^32 - 1 is an all-ones slot.
+  constexpr int64_t kAllOnes = 0xFFFFFFFFll;
+  auto initial = [](uint32_t i) -> int64_t { return i == 255 ? kAllOnes : i % 256; };
+  for (uint32_t i = 0; i < 1024; ++i) v.push_back(initial(i));
+  EXPECT_EQ(v.chunk_width(0), 4u);
+  v.Set(10, INT64_MAX);  // aside
+  v.Set(500, INT64_MIN);
+  v.Set(20, int64_t{1} << 40);  // lands between the two: the list stays sorted
+  EXPECT_EQ(v.chunk_exceptions(0), 3u);
+  EXPECT_EQ(v.chunk_width(0), 4u);
+  // An in-band value whose slot is all ones reads as itself: the list, not the slot, decides.
+  EXPECT_EQ(v[255], kAllOnes);
+  EXPECT_EQ(v[10], INT64_MAX);
+  EXPECT_EQ(v[20], int64_t{1} << 40);
+  EXPECT_EQ(v[500], INT64_MIN);
+  v.Set(10, 77);  // back in its slot
+  EXPECT_EQ(v.chunk_exceptions(0), 2u);
+  v.Set(20, 78);
+  v.Set(500, 79);  // the last one back: the chunk reads as one without exceptions
+  EXPECT_EQ(v.chunk_exceptions(0), 0u);
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const int64_t want = i == 10 ? 77 : i == 20 ? 78 : i == 500 ? 79 : initial(i);
+    ASSERT_EQ(v[i], want) << i;
+  }
+}
+
+// Exceptions live in 4-byte chunks only: a 1-byte chunk that meets an outlier widens to 4 bytes
+// and keeps the outlier aside, rather than going to 8.
+TEST(PackedIntVectorTest, ANarrowChunkWidensToFourBytesForItsFirstException) {
+  PackedIntVector<int64_t, 10> v;
+  for (int i = 0; i < 1024; ++i) v.push_back(i % 100);
+  EXPECT_EQ(v.chunk_width(0), 1u);
+  v.Set(7, int64_t{1} << 50);
+  EXPECT_EQ(v.chunk_width(0), 4u);
+  EXPECT_EQ(v.chunk_exceptions(0), 1u);
+  for (uint32_t i = 0; i < 1024; ++i) ASSERT_EQ(v[i], i == 7 ? int64_t{1} << 50 : i % 100) << i;
+}
+
+TEST(PackedIntVectorTest, MatchesAPlainVectorWithOutliersAndRewrites) {
+  std::mt19937_64 rng(29);
+  PackedIntVector<int64_t, 9> v;  // 512-value chunks: up to 8 exceptions each
+  std::vector<int64_t> expected;
+  auto value = [&rng]() -> int64_t {
+    const uint64_t r = rng() % 100;
+    if (r == 0) return static_cast<int64_t>(rng());  // anywhere in int64
+    if (r < 3) return int64_t{10'000'000'000} + static_cast<int64_t>(rng() % 1000);
+    if (r < 4) return static_cast<int64_t>(0xFFFFFFFFull);  // an all-ones distance, maybe
+    return static_cast<int64_t>(rng() % 100'000) - 1;
+  };
+  for (int i = 0; i < 30'000; ++i) {
+    if (rng() % 4 == 0 && !expected.empty()) {
+      const uint32_t at = static_cast<uint32_t>(rng() % expected.size());
+      const int64_t x = value();
+      v.Set(at, x);
+      expected[at] = x;
+    } else {
+      const int64_t x = value();
+      v.push_back(x);
+      expected.push_back(x);
+    }
+  }
+  ASSERT_EQ(v.size(), expected.size());
+  for (uint32_t i = 0; i < expected.size(); ++i) ASSERT_EQ(v[i], expected[i]) << i;
+}
+
 TEST(PackedDoubleVectorTest, WholeNumbersPackAndFractionsStayExact) {
   PackedDoubleVector v;
   const uint32_t n = 3 * (1u << 14);
