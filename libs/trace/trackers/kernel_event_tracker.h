@@ -3,8 +3,8 @@
 // ftrace_event row: memory (rss_stat, ion, dma-buf heaps, mm_event, oom_score_adj_update,
 // mark_victim), frequency (gpu_frequency, kgsl_gpu_freq, cpu_frequency_limits), thermal
 // (thermal_temperature, cdev_update), scheduler utilisation (sched_cpu_util_cfs), signals,
-// workqueues, reclaim and shrinker slices, kprobes, and the local timer interrupt. Each reads
-// the event's fields by name from the generic decoding (FtraceRawData).
+// workqueues, reclaim and shrinker slices, kprobes, block I/O requests, and the local timer
+// interrupt. Each reads the event's fields by name from the generic decoding (FtraceRawData).
 
 #include <cstdint>
 #include <functional>
@@ -43,6 +43,9 @@ class KernelEventTracker {
   void SignalGenerate(int64_t ts, const FtraceRawData& raw);
   void SignalDeliver(int64_t ts, const FtraceRawData& raw);
   void Kprobe(int64_t ts, const FtraceRawData& raw);
+  void BlockIoStart(int64_t ts, const FtraceRawData& raw);
+  void BlockIoDone(int64_t ts, const FtraceRawData& raw);
+  uint32_t BlockIoTrack(const FtraceRawData& raw);
   void WorkqueueStart(int64_t ts, const FtraceRawData& raw);
   void WorkqueueEnd(int64_t ts, const FtraceRawData& raw);
   void ThermalTemperature(int64_t ts, const FtraceRawData& raw);
