@@ -67,6 +67,13 @@ KernelEventTracker::KernelEventTracker(TraceContext* ctx) : ctx_(ctx), storage_(
   On("kprobe_event", &KernelEventTracker::Kprobe);
   On("block_io_start", &KernelEventTracker::BlockIoStart);
   On("block_io_done", &KernelEventTracker::BlockIoDone);
+  On("netif_receive_skb", &KernelEventTracker::NetifReceiveSkb);
+  On("net_dev_xmit", &KernelEventTracker::NetDevXmit);
+  On("napi_gro_receive_entry", &KernelEventTracker::NapiGroReceiveEntry);
+  On("napi_gro_receive_exit", &KernelEventTracker::NapiGroReceiveExit);
+  On("inet_sock_set_state", &KernelEventTracker::InetSockSetState);
+  On("tcp_retransmit_skb", &KernelEventTracker::TcpRetransmitSkb);
+  On("kfree_skb", &KernelEventTracker::KfreeSkb);
 }
 
 void KernelEventTracker::On(std::string_view event, Handler handler) {

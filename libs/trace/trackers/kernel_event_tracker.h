@@ -3,8 +3,9 @@
 // ftrace_event row: memory (rss_stat, ion, dma-buf heaps, mm_event, oom_score_adj_update,
 // mark_victim), frequency (gpu_frequency, kgsl_gpu_freq, cpu_frequency_limits), thermal
 // (thermal_temperature, cdev_update), scheduler utilisation (sched_cpu_util_cfs), signals,
-// workqueues, reclaim and shrinker slices, kprobes, block I/O requests, and the local timer
-// interrupt. Each reads the event's fields by name from the generic decoding (FtraceRawData).
+// workqueues, reclaim and shrinker slices, kprobes, block I/O requests, the local timer
+// interrupt, and network events (kernel_network_events.cc). Each reads the event's fields by
+// name from the generic decoding (FtraceRawData).
 
 #include <cstdint>
 #include <functional>
@@ -57,6 +58,16 @@ class KernelEventTracker {
   void DirectReclaimEnd(int64_t ts, const FtraceRawData& raw);
   void ShrinkSlabStart(int64_t ts, const FtraceRawData& raw);
   void ShrinkSlabEnd(int64_t ts, const FtraceRawData& raw);
+  // Network (kernel_network_events.cc).
+  void NetifReceiveSkb(int64_t ts, const FtraceRawData& raw);
+  void NetDevXmit(int64_t ts, const FtraceRawData& raw);
+  void NetworkBytes(int64_t ts, const FtraceRawData& raw, bool received);
+  void NapiGroReceiveEntry(int64_t ts, const FtraceRawData& raw);
+  void NapiGroReceiveExit(int64_t ts, const FtraceRawData& raw);
+  uint32_t NapiGroTrack(uint32_t cpu);
+  void InetSockSetState(int64_t ts, const FtraceRawData& raw);
+  void TcpRetransmitSkb(int64_t ts, const FtraceRawData& raw);
+  void KfreeSkb(int64_t ts, const FtraceRawData& raw);
 
   // A named field of the event (0 / "" when absent, as proto defaults read).
   int64_t Int(const FtraceRawData& raw, std::string_view key) const;
@@ -78,6 +89,11 @@ class KernelEventTracker {
   absl::flat_hash_map<int64_t, uint32_t> mm_owner_;
   // Individual ion / dma-buf buffers, one slice per allocation on a compressed track set.
   AsyncTrackSets buffer_tracks_;
+  // Network: bytes so far per interface name, TCP stream number per socket address, freed
+  // IP packets so far.
+  absl::flat_hash_map<StringId, uint64_t> nic_received_bytes_, nic_transmitted_bytes_;
+  absl::flat_hash_map<int64_t, uint64_t> tcp_streams_;
+  int64_t kfree_skb_ip_count_ = 0;
 };
 
 }  // namespace tw
