@@ -74,6 +74,10 @@ KernelEventTracker::KernelEventTracker(TraceContext* ctx) : ctx_(ctx), storage_(
   On("inet_sock_set_state", &KernelEventTracker::InetSockSetState);
   On("tcp_retransmit_skb", &KernelEventTracker::TcpRetransmitSkb);
   On("kfree_skb", &KernelEventTracker::KfreeSkb);
+  On("wakeup_source_activate", &KernelEventTracker::WakeupSourceActivate);
+  On("wakeup_source_deactivate", &KernelEventTracker::WakeupSourceDeactivate);
+  On("android_fs_dataread_start", &KernelEventTracker::AndroidFsDatareadStart);
+  On("android_fs_dataread_end", &KernelEventTracker::AndroidFsDatareadEnd);
 }
 
 void KernelEventTracker::On(std::string_view event, Handler handler) {

@@ -4,11 +4,13 @@
 // mark_victim), frequency (gpu_frequency, kgsl_gpu_freq, cpu_frequency_limits), thermal
 // (thermal_temperature, cdev_update), scheduler utilisation (sched_cpu_util_cfs), signals,
 // workqueues, reclaim and shrinker slices, kprobes, block I/O requests, the local timer
-// interrupt, and network events (kernel_network_events.cc). Each reads the event's fields by
-// name from the generic decoding (FtraceRawData).
+// interrupt, network events (kernel_network_events.cc), wakeup sources and file reads
+// (kernel_power_and_fs_events.cc). Each reads the event's fields by name from the generic
+// decoding (FtraceRawData).
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
@@ -68,6 +70,13 @@ class KernelEventTracker {
   void InetSockSetState(int64_t ts, const FtraceRawData& raw);
   void TcpRetransmitSkb(int64_t ts, const FtraceRawData& raw);
   void KfreeSkb(int64_t ts, const FtraceRawData& raw);
+  // Wakeup sources and file reads (kernel_power_and_fs_events.cc).
+  void WakeupSourceActivate(int64_t ts, const FtraceRawData& raw);
+  void WakeupSourceDeactivate(int64_t ts, const FtraceRawData& raw);
+  uint32_t WakelockTrack(StringId source);
+  void AndroidFsDatareadStart(int64_t ts, const FtraceRawData& raw);
+  void AndroidFsDatareadEnd(int64_t ts, const FtraceRawData& raw);
+  uint32_t AndroidFsTrack(int64_t tid, bool begin);
 
   // A named field of the event (0 / "" when absent, as proto defaults read).
   int64_t Int(const FtraceRawData& raw, std::string_view key) const;
@@ -94,6 +103,11 @@ class KernelEventTracker {
   absl::flat_hash_map<StringId, uint64_t> nic_received_bytes_, nic_transmitted_bytes_;
   absl::flat_hash_map<int64_t, uint64_t> tcp_streams_;
   int64_t kfree_skb_ip_count_ = 0;
+  // Wakeup sources: how many activations each has outstanding.
+  absl::flat_hash_map<StringId, uint32_t> active_wakelocks_;
+  // File reads in flight: (inode, offset) → the reading thread, and a track per reader.
+  absl::flat_hash_map<std::pair<int64_t, int64_t>, int64_t> fs_reads_;
+  AsyncTrackSets fs_read_tracks_;
 };
 
 }  // namespace tw
