@@ -127,6 +127,7 @@ absl::StatusOr<std::unique_ptr<LoadedTrace>> Load(OpenedTrace opened,
   }
 
   TraceContext context(storage.get());
+  context.track_events->set_crop_to_range_of_interest(options.crop_track_events);
   EventRouter router(&context);
   // Indexed by EventType (a uint8_t).
   int64_t event_counts[256] = {};

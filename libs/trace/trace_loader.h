@@ -22,6 +22,9 @@ struct LoadOptions {
   int64_t sort_window_ns = 0;
   // Upper bound on the bytes of one packet; bigger ones are skipped as corrupt.
   int64_t max_packet_bytes = 256 << 20;
+  // Drops track events before the trace's TrackEventRangeOfInterest start (trace_processor's
+  // --crop-track-events, which its diff tests run with); off by default, as there.
+  bool crop_track_events = false;
 };
 
 struct LoadInfo {

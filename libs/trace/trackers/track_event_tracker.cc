@@ -51,10 +51,24 @@ void TrackEventTracker::OnTrackEvent(int64_t ts, TrackEventData& event) {
     case TrackEventData::Kind::kEvent:
       break;
   }
+  if (OutsideRangeOfInterest(ts)) {
+    ctx_->storage->IncrementStat("track_event_dropped_packets_outside_of_range_of_interest");
+    return;
+  }
   const Parts parts{ctx_, descriptors_.get(), legacy_tracks_.get(), flows_.get(), states_.get(),
                     &open_slice_args_};
   TrackEventImporter importer(parts, ts, event);
   if (!importer.Import()) ctx_->storage->IncrementStat("track_event_parser_errors");
+}
+
+bool TrackEventTracker::OutsideRangeOfInterest(int64_t ts) {
+  if (!crop_to_range_of_interest_) return false;
+  if (!range_of_interest_start_ns_) {
+    std::optional<int64_t> start;
+    if (auto us = ctx_->storage->GetMetadataInt("range_of_interest_start_us")) start = *us * 1000;
+    range_of_interest_start_ns_ = start;
+  }
+  return *range_of_interest_start_ns_ && ts < **range_of_interest_start_ns_;
 }
 
 void TrackEventTracker::OnTrackCounter(int64_t ts, uint64_t track_uuid, double value) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -32,6 +33,10 @@ class TrackEventTracker {
   TrackDescriptorRegistry& descriptor_registry() { return registry_; }
 
   void OnTrackEvent(int64_t ts, TrackEventData& event);
+  // Drop track events before the trace's range of interest (metadata
+  // range_of_interest_start_us, from a TrackEventRangeOfInterest packet), counting them in
+  // track_event_dropped_packets_outside_of_range_of_interest.
+  void set_crop_to_range_of_interest(bool crop) { crop_to_range_of_interest_ = crop; }
   // A counter sample for the counter track described by `track_uuid` (from other importers).
   void OnTrackCounter(int64_t ts, uint64_t track_uuid, double value);
   // End of trace: writes anything accumulated (args of slices still open, sort-index hints,
@@ -52,6 +57,8 @@ class TrackEventTracker {
 
  private:
   void OnTrackDescriptor(const TrackEventData& d);
+  // Whether an event at `ts` is before the range of interest and cropping is on.
+  bool OutsideRangeOfInterest(int64_t ts);
   void OnThreadDescriptor(const TrackEventData& d);
   void OnProcessDescriptor(const TrackEventData& d);
   // Binds the thread to its process and names it (descriptor names win over ftrace's).
@@ -71,6 +78,10 @@ class TrackEventTracker {
   absl::flat_hash_map<uint32_t, std::vector<Arg>> open_slice_args_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> process_args_;
   absl::flat_hash_map<uint32_t, std::vector<Arg>> thread_args_;
+  bool crop_to_range_of_interest_ = false;
+  // The range's start in ns, read once from the metadata the importer wrote (the whole trace
+  // is read before events are routed); nullopt inside: no range.
+  std::optional<std::optional<int64_t>> range_of_interest_start_ns_;
 };
 
 }  // namespace tw

@@ -196,7 +196,10 @@ Outcome RunOne(const fs::path& test_dir) {
   std::optional<std::string> expected = ReadFile(test_dir / "expected.csv");
   if (!expected) return finish(false, "missing expected.csv");
 
-  auto loaded = LoadTraceFile(trace->string());
+  // As Perfetto's diff-test harness runs trace_processor: with --crop-track-events.
+  LoadOptions options;
+  options.crop_track_events = true;
+  auto loaded = LoadTraceFile(trace->string(), options);
   if (!loaded.ok()) {
     return finish(
         false, absl::StrCat("load ", trace->filename().string(), ": ", loaded.status().ToString()));

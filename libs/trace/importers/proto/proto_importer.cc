@@ -239,6 +239,25 @@ bool ProtoImporter::ResolveTimestamp(const proto::Field* ts_field, uint32_t cloc
   return true;
 }
 
+void ProtoImporter::HandleRangeOfInterest(const proto::Field& f) {
+  // TrackEventRangeOfInterest { int64 start_us = 1 }: where the producer says the data of
+  // interest starts (its ring buffers may hold older, incomplete data). Recorded as metadata;
+  // the track-event tracker crops to it when asked to.
+  std::optional<int64_t> start_us;
+  if (f.type == proto::kLengthDelimited) {
+    proto::Decoder d(f);
+    proto::Field x;
+    while (d.Next(&x)) {
+      if (x.id == 1) start_us = x.as_int64();
+    }
+  }
+  if (!start_us) {
+    ctx_->storage->IncrementStat("track_event_range_of_interest_missing_start_us");
+    return;
+  }
+  ctx_->storage->SetMetadata("range_of_interest_start_us", *start_us);
+}
+
 void ProtoImporter::HandleCompressedPackets(const proto::Field& f) {
   if (compression_depth_ > 2) {
     ctx_->storage->IncrementStat("compressed_packets_unsupported");
@@ -484,6 +503,9 @@ void ProtoImporter::ImportPacket(std::string_view bytes, bool is_protovm_state) 
           (ctx_->translations && !DecodeTranslationTable(ctx_, data, ctx_->translations))) {
         ctx_->storage->IncrementStat("proto_decode_errors");
       }
+      return;
+    case tp::kTrackEventRangeOfInterest:
+      HandleRangeOfInterest(data);
       return;
     case tp::kExtensionDescriptor:
       if (data.type != proto::kLengthDelimited ||

@@ -55,6 +55,7 @@ class ProtoImporter {
   // A remote machine's RemoteClockSync: the offsets that put its clocks on the host's timeline.
   void HandleRemoteClockSync(const proto::Field& f);
   void HandleProcessTree(const PacketContext& packet, const proto::Field& f);
+  void HandleRangeOfInterest(const proto::Field& f);
   void HandleCompressedPackets(const proto::Field& f);
   void HandleInternedData(SequenceState& seq, const proto::Field& f);
 
