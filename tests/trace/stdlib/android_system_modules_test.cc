@@ -134,7 +134,9 @@ TEST(AndroidLmk, KillOneProcessCounterTakesTheScoreFromOomAdj) {
   EXPECT_EQ(Rows(*db,
                  "INCLUDE PERFETTO MODULE android.memory.lmk;"
                  "SELECT ts, pid, process_name, oom_score_adj, kill_reason FROM android_lmk_events"),
-            (Table{{"600", "2000", "com.example", "250", "NULL"}}));
+            // The counter carries no reason code: lmkd's mapping names that UNKNOWN, as for any
+            // code it does not define.
+            (Table{{"600", "2000", "com.example", "250", "UNKNOWN"}}));
 }
 
 // system_server dispatches three starts; each app's main thread binds and then creates an

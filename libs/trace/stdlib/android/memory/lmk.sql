@@ -6,11 +6,11 @@
 
 INCLUDE PERFETTO MODULE android.oom_adjuster;
 
--- lmkd's name for a kill reason code (its statslog kill_reasons).
+-- lmkd's name for a kill reason code (its statslog kill_reasons); 'UNKNOWN' for a code it does
+-- not define or none at all (kills seen only through the kill_one_process counter).
 CREATE PERFETTO FUNCTION _android_lmk_kill_reason_string(kill_reason LONG)
 RETURNS STRING AS
 SELECT CASE
-  WHEN $kill_reason IS NULL THEN NULL
   WHEN $kill_reason = 0 THEN 'PRESSURE_AFTER_KILL'
   WHEN $kill_reason = 1 THEN 'NOT_RESPONDING'
   WHEN $kill_reason = 2 THEN 'LOW_SWAP_AND_THRASHING'
