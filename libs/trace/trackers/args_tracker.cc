@@ -12,24 +12,36 @@ inline uint64_t FoldedMultiply(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
 }
 
+// The one word of an arg's value that its args row stores: the int of the integer types, the
+// string id of string and json, the bits of a real (0.0 and -0.0 are one value), nothing for
+// null. Hashing only what is stored makes two sets equal exactly when their rows would be.
+inline uint64_t StoredValueWord(const ArgValue& v) {
+  switch (v.type) {
+    case ArgValue::Type::kString:
+    case ArgValue::Type::kJson: return v.string_value;
+    case ArgValue::Type::kReal: {
+      uint64_t bits = 0;
+      if (v.real_value != 0) std::memcpy(&bits, &v.real_value, sizeof bits);
+      return bits;
+    }
+    case ArgValue::Type::kNull: return 0;
+    default: return static_cast<uint64_t>(v.int_value);
+  }
+}
+
+// One folded multiply per arg and lane (this runs for every ftrace event): the first lane pairs
+// the keys with the value, the second the value with the keys rotated, each salted with the
+// type, so what collides in one lane rarely does in both.
 ArgsTracker::SetHash HashArgs(absl::Span<const Arg> args) {
   uint64_t index = 0x243F6A8885A308D3ull ^ args.size();
   uint64_t check = 0x13198A2E03707344ull ^ args.size();
   for (const Arg& a : args) {
     const uint64_t keys = (uint64_t{a.flat_key} << 32) | a.key;
-    const uint64_t type_and_string =
-        (uint64_t{static_cast<uint8_t>(a.value.type)} << 32) | a.value.string_value;
-    const uint64_t int_bits = static_cast<uint64_t>(a.value.int_value);
-    // 0.0 and -0.0 are one value, so they must hash alike.
-    uint64_t real_bits = 0;
-    if (a.value.real_value != 0) std::memcpy(&real_bits, &a.value.real_value, sizeof real_bits);
-    index = FoldedMultiply(index ^ keys ^ 0xA0761D6478BD642Full,
-                           type_and_string ^ 0xE7037ED1A0B428DBull) ^
-            FoldedMultiply(int_bits ^ 0x8EBC6AF09C88C6E3ull, real_bits ^ 0x589965CC75374CC3ull);
-    // The second lane pairs the words differently, so what collides in one rarely does in both.
-    check = FoldedMultiply(check ^ int_bits ^ 0x1D8E4E27C47D124Full, keys ^ 0xA4093822299F31D0ull) ^
-            FoldedMultiply(type_and_string ^ 0x082EFA98EC4E6C89ull,
-                           real_bits ^ 0x452821E638D01377ull);
+    const uint64_t type = static_cast<uint8_t>(a.value.type) * 0x9E3779B97F4A7C15ull;
+    const uint64_t value = StoredValueWord(a.value);
+    index = FoldedMultiply(index ^ keys ^ 0xA0761D6478BD642Full, value ^ type ^ 0xE7037ED1A0B428DBull);
+    check = FoldedMultiply(check ^ value ^ 0x8EBC6AF09C88C6E3ull,
+                           ((keys << 23) | (keys >> 41)) ^ type ^ 0x589965CC75374CC3ull);
   }
   return {index, static_cast<uint32_t>(check ^ (check >> 32))};
 }
