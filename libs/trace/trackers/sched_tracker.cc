@@ -213,7 +213,7 @@ void SchedTracker::PushWakingState(int64_t ts, uint32_t utid, uint32_t waker_uti
   }
   // A wakeup of a thread that is not blocked changes nothing (trace_processor records these
   // as spurious wakeups).
-  if (!IsBlocked(storage_->thread_state.state[thread_rows_[utid].last_row])) return;
+  if (!IsBlocked(thread_rows_[utid].last_state)) return;
   ClosePending(ts, utid, false);
   AddOpenState(ts, utid, runnable_, std::nullopt, waker_utid, common_flags);
 }
@@ -238,7 +238,7 @@ void SchedTracker::SwitchThreadStates(int64_t ts, uint32_t cpu, uint32_t prev_ut
   // row open rather than inventing a duration.
   const bool data_loss = prev_utid < thread_rows_.size() &&
                          thread_rows_[prev_utid].last_row != UINT32_MAX &&
-                         !IsRunning(storage_->thread_state.state[thread_rows_[prev_utid].last_row]);
+                         !IsRunning(thread_rows_[prev_utid].last_state);
   ClosePending(ts, prev_utid, data_loss);
   AddOpenState(ts, prev_utid, prev_state, std::nullopt, std::nullopt, std::nullopt);
   ClosePending(ts, next_utid, false);
@@ -248,8 +248,8 @@ void SchedTracker::SwitchThreadStates(int64_t ts, uint32_t cpu, uint32_t prev_ut
 void SchedTracker::ClosePending(int64_t ts, uint32_t utid, bool data_loss) {
   if (utid >= thread_rows_.size() || thread_rows_[utid].last_row == UINT32_MAX) return;
   if (data_loss) return;
-  const uint32_t row = thread_rows_[utid].last_row;
-  storage_->thread_state.dur.Set(row, ts - storage_->thread_state.ts[row]);
+  const ThreadRows& rows = thread_rows_[utid];
+  storage_->thread_state.dur.Set(rows.last_row, ts - rows.last_ts);
 }
 
 void SchedTracker::AddOpenState(int64_t ts, uint32_t utid, StringId state,
@@ -259,8 +259,8 @@ void SchedTracker::AddOpenState(int64_t ts, uint32_t utid, StringId state,
   std::optional<uint32_t> waker_id;
   if (waker_utid && *waker_utid < thread_rows_.size() &&
       thread_rows_[*waker_utid].last_row != UINT32_MAX) {
-    const uint32_t waker_row = thread_rows_[*waker_utid].last_row;
-    if (IsRunning(storage_->thread_state.state[waker_row])) waker_id = waker_row;
+    const ThreadRows& waker = thread_rows_[*waker_utid];
+    if (IsRunning(waker.last_state)) waker_id = waker.last_row;
   }
   std::optional<int8_t> irq;
   if (common_flags) irq = (*common_flags & (0x08 | 0x10)) ? 1 : 0;
@@ -276,12 +276,13 @@ void SchedTracker::AddOpenState(int64_t ts, uint32_t utid, StringId state,
   if (utid >= thread_rows_.size()) thread_rows_.resize(utid + 1);
   ThreadRows& rows = thread_rows_[utid];
   if (IsRunning(state)) {
-    rows = {row, UINT32_MAX};
+    rows.last_blocked_row = UINT32_MAX;
   } else if (IsBlocked(state)) {
-    rows = {row, row};
-  } else {
-    rows.last_row = row;
+    rows.last_blocked_row = row;
   }
+  rows.last_row = row;
+  rows.last_state = state;
+  rows.last_ts = ts;
 }
 
 }  // namespace tw

@@ -60,9 +60,14 @@ class SchedTracker {
     uint32_t last_utid = UINT32_MAX;
     int32_t last_prio = 0;
   };
+  // A thread's latest thread_state row, and that row's state and ts: every switch and wakeup
+  // asks for them, and reading them back from the packed columns cost a decode (and often a
+  // cache miss, a thread's rows being scattered through the table) each time.
   struct ThreadRows {
     uint32_t last_row = UINT32_MAX;
     uint32_t last_blocked_row = UINT32_MAX;
+    StringId last_state = kNullStringId;
+    int64_t last_ts = 0;
   };
 
   StringId StateString(int64_t raw_state);
