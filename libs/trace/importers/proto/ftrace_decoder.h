@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/short_string_cache.h"
 
 namespace tw {
 
@@ -47,6 +48,12 @@ class FtraceDecoder {
   void Count(uint32_t event_id);
 
   ImportContext* ctx_;
+  // Task names (comm fields) of the scheduling events, interned through a cache: they repeat
+  // on nearly every event.
+  StringId InternComm(std::string_view comm) {
+    return comms_.Get(comm, [this](std::string_view s) { return ctx_->Intern(s); });
+  }
+  ShortStringCache comms_;
   // (machine, cpu) pairs whose first bundle was seen: it tells from when the cpu's data is
   // complete (ftrace_latest_data_start_ns).
   absl::flat_hash_set<uint64_t> cpus_seen_;
