@@ -530,6 +530,7 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
       }
       return;
     case event_f::kZero:
+    case event_f::kMdssTracingMarkWrite:
     case event_f::kSdeTracingMarkWrite:
     case event_f::kDpuTracingMarkWrite:
     case event_f::kG2dTracingMarkWrite:
@@ -579,6 +580,11 @@ void FtraceDecoder::PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid,
       if (f.id == zero_event::kName) name = f.as_string();
       if (f.id == zero_event::kPid) tgid = f.as_uint32();
       if (f.id == zero_event::kValue) value = f.as_int64();
+    } else if (event_id == event_f::kMdssTracingMarkWrite) {
+      // The mdss display driver's mark has no type field: trace_begin alone says B or E.
+      if (f.id == 1) tgid = f.as_uint32();
+      if (f.id == 2) name = f.as_string();
+      if (f.id == 3) begin = f.as_uint32();
     } else if (event_id == event_f::kSdeTracingMarkWrite) {
       if (f.id == 1) tgid = f.as_uint32();
       if (f.id == 2) name = f.as_string();

@@ -265,6 +265,7 @@ inline constexpr uint32_t kBinderTransactionAllocBuf = 323;  // BinderTransactio
 inline constexpr uint32_t kOomScoreAdjUpdate = 326;          // OomScoreAdjUpdateFtraceEvent
 inline constexpr uint32_t kGeneric = 327;                    // GenericFtraceEvent
 inline constexpr uint32_t kMmEventRecord = 328;              // MmEventRecordFtraceEvent
+inline constexpr uint32_t kMdssTracingMarkWrite = 80;        // TracingMarkWriteFtraceEvent (mdss.proto)
 inline constexpr uint32_t kSysEnter = 329;                   // SysEnterFtraceEvent
 inline constexpr uint32_t kSysExit = 330;                    // SysExitFtraceEvent
 inline constexpr uint32_t kZero = 331;                       // ZeroFtraceEvent
