@@ -65,6 +65,8 @@ KernelEventTracker::KernelEventTracker(TraceContext* ctx) : ctx_(ctx), storage_(
   On("mm_shrink_slab_start", &KernelEventTracker::ShrinkSlabStart);
   On("mm_shrink_slab_end", &KernelEventTracker::ShrinkSlabEnd);
   On("kprobe_event", &KernelEventTracker::Kprobe);
+  On("funcgraph_entry", &KernelEventTracker::FuncgraphEntry);
+  On("funcgraph_exit", &KernelEventTracker::FuncgraphExit);
   On("block_io_start", &KernelEventTracker::BlockIoStart);
   On("block_io_done", &KernelEventTracker::BlockIoDone);
   On("netif_receive_skb", &KernelEventTracker::NetifReceiveSkb);
@@ -386,6 +388,28 @@ void KernelEventTracker::Kprobe(int64_t ts, const FtraceRawData& raw) {
     case kInstant: ctx_->slices.Scoped(ts, track, kNullStringId, name, 0, {}); break;
     default: return;  // KPROBE_TYPE_UNKNOWN: nothing to place
   }
+  storage_->ExtendBounds(ts);
+}
+
+uint32_t KernelEventTracker::FuncgraphTrack(const FtraceRawData& raw) {
+  // The function graph tracer follows the task running on a cpu. Every cpu's idle task is
+  // pid 0, so its calls are kept per cpu: one shared thread track would interleave the
+  // call stacks of all cpus.
+  if (raw.pid != 0) return ThreadTrack(raw.pid);
+  return ctx_->tracks.InternCpuTrack(
+      raw.cpu, storage_->Intern("swapper" + std::to_string(raw.cpu) + " -funcgraph"),
+      "cpu_funcgraph");
+}
+
+void KernelEventTracker::FuncgraphEntry(int64_t ts, const FtraceRawData& raw) {
+  // A traced kernel function's entry opens a slice named by the function (its address is
+  // named from the trace's interned kernel symbols); nesting follows the call depth.
+  ctx_->slices.Begin(ts, FuncgraphTrack(raw), kNullStringId, Function(raw, "func"), {});
+  storage_->ExtendBounds(ts);
+}
+
+void KernelEventTracker::FuncgraphExit(int64_t ts, const FtraceRawData& raw) {
+  ctx_->slices.End(ts, FuncgraphTrack(raw), kNullStringId, Function(raw, "func"), {});
   storage_->ExtendBounds(ts);
 }
 

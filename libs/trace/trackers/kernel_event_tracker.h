@@ -49,6 +49,9 @@ class KernelEventTracker {
   void BlockIoStart(int64_t ts, const FtraceRawData& raw);
   void BlockIoDone(int64_t ts, const FtraceRawData& raw);
   uint32_t BlockIoTrack(const FtraceRawData& raw);
+  void FuncgraphEntry(int64_t ts, const FtraceRawData& raw);
+  void FuncgraphExit(int64_t ts, const FtraceRawData& raw);
+  uint32_t FuncgraphTrack(const FtraceRawData& raw);
   void WorkqueueStart(int64_t ts, const FtraceRawData& raw);
   void WorkqueueEnd(int64_t ts, const FtraceRawData& raw);
   void ThermalTemperature(int64_t ts, const FtraceRawData& raw);
