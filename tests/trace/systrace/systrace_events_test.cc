@@ -204,4 +204,23 @@ TEST(SystraceEvents, HtmlProcessDumpNamesProcesses) {
 }
 
 }  // namespace
+// The kernel prints cpu_frequency_limits as "min= max=" (newer kernels "min_freq= max_freq="):
+// both spellings become the per-cpu Max / Min limit counters.
+TEST(SystraceEvents, CpuFrequencyLimitsInBothFieldSpellings) {
+  auto t = Load(Trace(
+      "  kworker-41  (-----) [002] ....   5.000000: cpu_frequency_limits: min=300000 "
+      "max=1900000 cpu_id=2\n"
+      "  kworker-41  (-----) [003] ....   6.500000: cpu_frequency_limits: min_freq=700000 "
+      "max_freq=2400000 cpu_id=3\n"));
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Rows(*t,
+                 "SELECT c.ts, CAST(c.value AS INT), t.name FROM counter c "
+                 "JOIN counter_track t ON c.track_id = t.id "
+                 "WHERE t.name GLOB '* Freq Limit' ORDER BY c.ts, t.name"),
+            "5000000000,1900000,\"Cpu 2 Max Freq Limit\"\n"
+            "5000000000,300000,\"Cpu 2 Min Freq Limit\"\n"
+            "6500000000,2400000,\"Cpu 3 Max Freq Limit\"\n"
+            "6500000000,700000,\"Cpu 3 Min Freq Limit\"\n");
+}
+
 }  // namespace tw::systrace_test

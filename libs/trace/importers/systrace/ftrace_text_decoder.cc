@@ -30,6 +30,17 @@ std::optional<double> ToCounterValue(std::optional<std::string_view> text) {
   return std::nullopt;
 }
 
+// Where the kernel's printed format names a field differently from the FtraceEvent proto the
+// trackers read. cpu_frequency_limits prints "min=... max=... cpu_id=..." (newer kernels
+// "min_freq=... max_freq=..."), while the proto fields are min_freq / max_freq.
+std::string_view ProtoFieldName(std::string_view event, std::string_view key) {
+  if (event == "cpu_frequency_limits") {
+    if (key == "min") return "min_freq";
+    if (key == "max") return "max_freq";
+  }
+  return key;
+}
+
 }  // namespace
 
 FtraceTextDecoder::FtraceTextDecoder(TraceStorage* storage, EventSorter* sorter)
@@ -272,8 +283,9 @@ void FtraceTextDecoder::PushRaw(const FtraceTextLine& line, StringId name,
   raw.in_table = false;
   raw.name = name;
   raw.args.reserve(args.pairs().size());
+  const std::string_view event = storage_->Str(name);
   for (const auto& [key, value] : args.pairs()) {
-    const StringId k = Intern(key);
+    const StringId k = Intern(ProtoFieldName(event, key));
     const std::optional<int64_t> number = ParseTextInt(value);
     raw.args.push_back(
         Arg{k, k, number ? ArgValue::Int(*number) : ArgValue::String(Intern(value))});
