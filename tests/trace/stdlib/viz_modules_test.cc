@@ -75,5 +75,22 @@ TEST_F(VizTrackEventTest, MergedTracksFormOneGroup) {
   EXPECT_EQ(Ordered(), (Table{{"a", "1", "2", "0", "0"}, {"b", "2", "0,1", "0", "0"}}));
 }
 
+// A group has callstacks when any of its tracks has an event that carried one (the importer
+// records those in track_event_callstacks).
+TEST_F(VizTrackEventTest, HasCallstacksWhenAnyTrackOfTheGroupCarriesOne) {
+  const uint32_t merged_a = Track("merged", {}, {}, {}, 3);
+  const uint32_t merged_b = Track("merged", {}, {}, {}, 3);
+  const uint32_t plain = Track("plain", {});
+  b_.Slice(merged_a, 100, 10, "work");
+  const uint32_t sampled = b_.Slice(merged_b, 200, 10, "sampled");
+  b_.Slice(plain, 300, 10, "work");
+  b_.s.track_event_callstacks.Insert({.slice_id = sampled, .track_id = merged_b});
+  auto db = stdlib_testing::OpenOrDie(b_.storage.get());
+  EXPECT_EQ(Rows(*db, "INCLUDE PERFETTO MODULE viz.summary.track_event;"
+                      "SELECT name, has_callstacks FROM _track_event_tracks_ordered_groups"
+                      " ORDER BY name"),
+            (Table{{"merged", "1"}, {"plain", "0"}}));
+}
+
 }  // namespace
 }  // namespace tw

@@ -91,7 +91,7 @@ CREATE PERFETTO TABLE _track_event_tracks_ordered_groups(
   has_data BOOL,
   -- Whether any track of the group has child tracks.
   has_children BOOL,
-  -- Whether any track of the group has track-event callstacks (not imported yet: always 0).
+  -- Whether any track of the group has a track event that carried a callstack.
   has_callstacks BOOL,
   -- The smallest track id of the group.
   min_track_id LONG,
@@ -114,7 +114,8 @@ SELECT
   MAX(f.id IS NOT NULL) AS has_data,
   MAX(EXISTS (SELECT 1 FROM track AS child WHERE child.parent_id = o.id
                 AND child.type GLOB '*_track_event')) AS has_children,
-  0 AS has_callstacks,
+  MAX(EXISTS (SELECT 1 FROM __intrinsic_track_event_callstacks AS cs
+                WHERE cs.track_id = o.id)) AS has_callstacks,
   MIN(o.id) AS min_track_id,
   GROUP_CONCAT(o.id) AS track_ids,
   MIN(o.order_id) AS order_id
