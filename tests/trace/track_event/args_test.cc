@@ -125,6 +125,51 @@ TEST(TrackEventArgs, UnknownInternedNameIsAnErrorButOtherArgsStay) {
               ElementsAre("1"));
 }
 
+// A proto value is typed by the descriptors (the embedded schema's and the trace's own): its
+// fields become args under the annotation's key, whether the type is named inline or interned.
+TEST(TrackEventArgs, ProtoValueAnnotationsAreReflectedUnderTheirKey) {
+  proto::Writer scope;
+  scope.Varint(1, 3);  // BlinkTaskScope.type = TASK_SCOPE_SCRIPT_EXECUTION
+  scope.Int(2, 17);    // scope_task_id
+  proto::Writer inline_named = Annotation("scope");
+  inline_named.String(da::kProtoTypeName, ".perfetto.protos.BlinkTaskScope");
+  inline_named.Bytes(da::kProtoValue, scope.data());
+  proto::Writer type_name, interned;
+  type_name.Varint(pf::debug_annotation_value_type_name::kIid, 5);
+  type_name.String(pf::debug_annotation_value_type_name::kName,
+                   ".perfetto.protos.BlinkTaskScope");
+  interned.Message(pf::interned_data::kDebugAnnotationValueTypeNames, type_name);
+  proto::Writer interned_named = Annotation("list");
+  proto::Writer element;
+  element.Varint(da::kProtoTypeNameIid, 5);
+  element.Bytes(da::kProtoValue, scope.data());
+  interned_named.Message(da::kArrayValues, element);
+  proto::Writer empty = Annotation("empty");
+  empty.String(da::kProtoTypeName, ".perfetto.protos.BlinkTaskScope");
+  empty.Bytes(da::kProtoValue, "");
+  EXPECT_THAT(Rows(TraceWithAnnotations({inline_named, interned_named, empty}, &interned),
+                   "SELECT flat_key, key, display_value FROM slice s "
+                   "JOIN args a USING (arg_set_id) ORDER BY a.id"),
+              ElementsAre(R"("debug.scope.type","debug.scope.type","TASK_SCOPE_SCRIPT_EXECUTION")",
+                          R"("debug.scope.scope_task_id","debug.scope.scope_task_id","17")",
+                          R"("debug.list.type","debug.list[0].type","TASK_SCOPE_SCRIPT_EXECUTION")",
+                          R"("debug.list.scope_task_id","debug.list[0].scope_task_id","17")",
+                          R"("debug.empty","debug.empty","[NULL]")"));
+}
+
+TEST(TrackEventArgs, ProtoValueOfAnUnknownTypeIsAnError) {
+  proto::Writer unknown = Annotation("u");
+  unknown.String(da::kProtoTypeName, ".perfetto.protos.NoSuchMessage");
+  unknown.Bytes(da::kProtoValue, "\x08\x01");
+  proto::Writer good = Annotation("ok");
+  good.Int(da::kIntValue, 2);
+  const std::string trace = TraceWithAnnotations({unknown, good});
+  EXPECT_THAT(Rows(trace, "SELECT key FROM slice JOIN args USING (arg_set_id)"),
+              ElementsAre(R"("debug.ok")"));
+  EXPECT_THAT(Rows(trace, "SELECT value FROM stats WHERE name = 'track_event_parser_errors'"),
+              ElementsAre("1"));
+}
+
 TEST(TrackEventArgs, ChromeHistogramSamplesWithInternedNames) {
   // ChromeHistogramSample: name_hash 1, name 2, sample 3, name_iid 4; InternedData
   // histogram_names (25) holds HistogramName {iid 1, name 2}.

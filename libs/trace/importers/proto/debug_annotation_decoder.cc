@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "libs/trace/importers/proto/descriptor_args.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 
@@ -28,8 +29,8 @@ std::string Sanitize(std::string_view raw) {
 }  // namespace
 
 DebugAnnotationDecoder::DebugAnnotationDecoder(TraceStorage* storage, const SequenceState* seq,
-                                               std::vector<Arg>* out)
-    : storage_(storage), seq_(seq), out_(out), key_("debug"), flat_key_("debug") {}
+                                               std::vector<Arg>* out, const DescriptorPool* pool)
+    : storage_(storage), seq_(seq), out_(out), pool_(pool), key_("debug"), flat_key_("debug") {}
 
 bool DebugAnnotationDecoder::Decode(const proto::Field& annotation) {
   const Mark root = Save();
@@ -182,18 +183,34 @@ DebugAnnotationDecoder::Result DebugAnnotationDecoder::DecodeValue(
     } else {
       return {false, false};
     }
-    // Only nested DebugAnnotations can be expanded: other messages would need their
-    // descriptors, which this importer does not carry.
     if (type_name == kDebugAnnotationProtoName) {
       const Result c = DecodeNamed(*proto_v, depth + 1);
       return {c.ok, true};
     }
-    return {true, true};
+    return DecodeProtoValue(type_name, proto_v->as_string());
   } else if (nested_v) {
     return DecodeNested(*nested_v, depth + 1);
   } else {
     return {true, false};
   }
+  return {true, true};
+}
+
+DebugAnnotationDecoder::Result DebugAnnotationDecoder::DecodeProtoValue(
+    std::string_view type_name, std::string_view bytes) {
+  const ProtoMessageDef* def = pool_ ? pool_->FindMessage(type_name) : nullptr;
+  // A type no descriptor defines cannot be read: the annotation is malformed, as for
+  // trace_processor (which counts it as a parser error).
+  if (!def) return {false, true};
+  // An empty message is still a value: a NULL under the annotation's key.
+  if (bytes.empty()) {
+    Emit(ArgValue());
+    return {true, true};
+  }
+  DescriptorArgsOptions options;
+  options.key_prefix = key_;
+  options.flat_key_prefix = flat_key_;
+  if (!DescriptorToArgs(*pool_, *def, bytes, storage_, out_, options)) return {false, true};
   return {true, true};
 }
 

@@ -3,7 +3,8 @@
 // queries written for Perfetto find them: "debug.<name>", nested dictionaries add ".<key>",
 // arrays add "[i]" to the key only (the flat_key keeps the array's name, e.g. key
 // "debug.list[2]" has flat_key "debug.list"). Names are sanitised ('.', '[' and ']' become
-// '_') so they cannot forge nesting.
+// '_') so they cannot forge nesting. A proto value ("proto_value" + its type name) is walked
+// with the trace's descriptor pool under the annotation's key ("debug.<name>.<field>").
 
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/events/events.h"
+#include "libs/trace/importers/proto/descriptor_pool.h"
 #include "libs/trace/importers/proto/proto_decoder.h"
 #include "libs/trace/importers/proto/sequence_state.h"
 #include "libs/trace/storage/trace_storage.h"
@@ -19,10 +21,12 @@ namespace tw {
 
 class DebugAnnotationDecoder {
  public:
-  // `seq` resolves interned names and string values. `out` receives the args; one decoder
-  // instance serves one event (array indices continue across its annotations, as in
-  // trace_processor's per-event args inserter).
-  DebugAnnotationDecoder(TraceStorage* storage, const SequenceState* seq, std::vector<Arg>* out);
+  // `seq` resolves interned names and string values; `pool` (the trace's descriptors, may be
+  // null) types proto values. `out` receives the args; one decoder instance serves one event
+  // (array indices continue across its annotations, as in trace_processor's per-event args
+  // inserter).
+  DebugAnnotationDecoder(TraceStorage* storage, const SequenceState* seq, std::vector<Arg>* out,
+                         const DescriptorPool* pool = nullptr);
 
   // Decodes one TrackEvent.debug_annotations entry. Returns false when it is malformed (no
   // name, unknown interned id, too deep); args decoded before the problem are kept.
@@ -40,6 +44,8 @@ class DebugAnnotationDecoder {
   Result DecodeNamed(const proto::Field& annotation, int depth);
   Result DecodeValue(const proto::Field& annotation, int depth);
   Result DecodeNested(const proto::Field& nested_value, int depth);
+  // A proto_value of message type `type_name` (not DebugAnnotation itself).
+  Result DecodeProtoValue(std::string_view type_name, std::string_view bytes);
 
   void EnterDict(std::string_view name);
   void EnterArray(size_t index);
@@ -58,6 +64,7 @@ class DebugAnnotationDecoder {
   TraceStorage* storage_;
   const SequenceState* seq_;
   std::vector<Arg>* out_;
+  const DescriptorPool* pool_;
   std::string key_;
   std::string flat_key_;
   absl::flat_hash_map<std::string, size_t> next_array_index_;

@@ -247,7 +247,7 @@ bool DescriptorToArgs(const DescriptorPool& pool, const ProtoMessageDef& def,
                       std::string_view bytes, TraceStorage* storage, std::vector<Arg>* out,
                       const DescriptorArgsOptions& options) {
   Walker walker(pool, storage, out, options);
-  return walker.Message(def, bytes, "", "", 0);
+  return walker.Message(def, bytes, options.key_prefix, options.flat_key_prefix, 0);
 }
 
 }  // namespace tw

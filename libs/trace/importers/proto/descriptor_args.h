@@ -18,6 +18,10 @@
 namespace tw {
 
 struct DescriptorArgsOptions {
+  // Keys (and flat keys) of the top-level fields are "<prefix>.<field>" when set: a message
+  // embedded in another structure (a debug annotation's proto value) is named under it.
+  std::string key_prefix;
+  std::string flat_key_prefix;
   // Only these fields of the top-level message (all when null); its extension fields always.
   const std::vector<uint32_t>* allowed_fields = nullptr;
   // Every field a message lacks gets its default value (NULL for messages, repeated fields

@@ -782,7 +782,7 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
   }
   DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
-    DebugAnnotationDecoder annotations(storage, seq, &args);
+    DebugAnnotationDecoder annotations(storage, seq, &args, &ctx_->descriptors.pool());
     for (const proto::Field& a : e.debug_annotations) {
       if (!annotations.Decode(a)) storage->IncrementStat("track_event_parser_errors");
     }
