@@ -13,6 +13,7 @@
 #include "libs/trace/storage/tables/android_tables.h"
 #include "libs/trace/storage/tables/event_tables.h"
 #include "libs/trace/storage/tables/gpu_tables.h"
+#include "libs/trace/storage/tables/heap_graph_tables.h"
 #include "libs/trace/storage/tables/process_tables.h"
 #include "libs/trace/storage/tables/profiler_tables.h"
 #include "libs/trace/storage/tables/sched_tables.h"
@@ -49,6 +50,14 @@ using OptI32 = std::optional<int32_t>;
   X(TW_PERF_SESSION_TABLE)                 \
   X(TW_PERF_SAMPLE_TABLE)                  \
   X(TW_PERF_SAMPLE_COUNTER_TABLE)          \
+  X(TW_HEAP_GRAPH_TABLE)                   \
+  X(TW_HEAP_GRAPH_CLASS_TABLE)             \
+  X(TW_HEAP_GRAPH_OBJECT_TABLE)            \
+  X(TW_HEAP_GRAPH_REFERENCE_TABLE)         \
+  X(TW_HEAP_GRAPH_OBJECT_DATA_TABLE)       \
+  X(TW_HEAP_GRAPH_PRIMITIVE_TABLE)         \
+  X(TW_HEAP_GRAPH_THREAD_CALLSITE_TABLE)   \
+  X(TW_HEAP_GRAPH_JAVA_OOME_DETAILS_TABLE) \
   X(TW_ARG_TABLE)                          \
   X(TW_FTRACE_EVENT_TABLE)                 \
   X(TW_CHROME_RAW_TABLE)                   \
