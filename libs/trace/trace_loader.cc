@@ -65,6 +65,9 @@ std::string EventTypeName(EventType t) {
     case EventType::kGenericTaskState: return "generic_task_state";
     case EventType::kGenericTaskRename: return "generic_task_rename";
     case EventType::kGenericProcessTree: return "generic_process_tree";
+    case EventType::kHeapGraph: return "heap_graph";
+    case EventType::kArtProcessMetadata: return "art_process_metadata";
+    case EventType::kDeobfuscationMapping: return "deobfuscation_mapping";
   }
   return "unknown";
 }

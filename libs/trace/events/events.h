@@ -58,6 +58,9 @@ enum class EventType : uint8_t {
   kGenericTaskState,    // generic kernel: one task's new state (GenericTaskData, inline; e.cpu)
   kGenericTaskRename,   // generic kernel: a task's new name (GenericTaskData, inline)
   kGenericProcessTree,  // generic kernel: processes and threads (GenericProcessTreeData)
+  kHeapGraph,           // a part of an ART Java heap dump (HeapGraphPacketData)
+  kArtProcessMetadata,  // the process of an ART heap dump, OOME details (ArtProcessMetadataData)
+  kDeobfuscationMapping,  // obfuscated → readable Java names (DeobfuscationMappingData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.

@@ -1,6 +1,7 @@
 #include "libs/trace/trackers/event_router.h"
 
 #include "libs/trace/trackers/gpu_stage_tracker.h"
+#include "libs/trace/trackers/heap_graph_deobfuscator.h"
 #include "libs/trace/trackers/gpu_tracker.h"
 #include "libs/trace/trackers/json_event_tracker.h"
 #include "libs/trace/trackers/track_event_tracker.h"
@@ -31,6 +32,8 @@ EventRouter::EventRouter(TraceContext* context)
       atrace_async_(context),
       v8_profiles_(context),
       perf_samples_(context),
+      heap_graphs_(context),
+      art_process_metadata_(context),
       protolog_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
@@ -80,6 +83,13 @@ void EventRouter::Route(Event& e) {
     case EventType::kJsonEvent: ctx_->json_events->OnEvent(e.ts, e.As<JsonEventData>()); break;
     case EventType::kV8CpuProfile: v8_profiles_.OnEvent(e.ts, e.As<V8CpuProfileData>()); break;
     case EventType::kPerfSample: perf_samples_.OnEvent(e.ts, e.As<PerfSampleData>()); break;
+    case EventType::kHeapGraph: heap_graphs_.OnHeapGraph(e.ts, e.As<HeapGraphPacketData>()); break;
+    case EventType::kArtProcessMetadata:
+      art_process_metadata_.OnEvent(e.ts, e.As<ArtProcessMetadataData>());
+      break;
+    case EventType::kDeobfuscationMapping:
+      ctx_->deobfuscation_mappings.push_back(std::move(e.As<DeobfuscationMappingData>()));
+      break;
     case EventType::kImportLog: {
       const ImportLogData& log = e.As<ImportLogData>();
       storage_->RecordImportLog(log.stat, log.log_ts, ctx_->args.AddArgSet(log.args));
@@ -678,6 +688,9 @@ void EventRouter::Finish() {
   ctx_->process_counters.Finish();
   winscope_.Finish();
   WriteCpuPerUidTotals(cpu_per_uid_totals_);
+  // Deobfuscation names what the whole trace holds, so it waits for every heap dump.
+  heap_graphs_.Finish();
+  DeobfuscateHeapGraphs(ctx_->deobfuscation_mappings, heap_graphs_, storage_);
 }
 
 }  // namespace tw

@@ -9,6 +9,7 @@
 #include "libs/trace/events/events.h"
 #include "libs/trace/trackers/android_framework_process_tracker.h"
 #include "libs/trace/trackers/android_input_tracker.h"
+#include "libs/trace/trackers/art_process_metadata_tracker.h"
 #include "libs/trace/trackers/atrace_async_tracks.h"
 #include "libs/trace/trackers/async_track_sets.h"
 #include "libs/trace/trackers/binder_tracker.h"
@@ -19,6 +20,7 @@
 #include "libs/trace/trackers/generic_kernel_tracker.h"
 #include "libs/trace/trackers/gpu_memory_tracker.h"
 #include "libs/trace/trackers/graphics_frame_tracker.h"
+#include "libs/trace/trackers/heap_graph_tracker.h"
 #include "libs/trace/trackers/kernel_event_tracker.h"
 #include "libs/trace/trackers/perf_sample_tracker.h"
 #include "libs/trace/trackers/state_tracker.h"
@@ -90,6 +92,8 @@ class EventRouter {
   AtraceAsyncTracks atrace_async_;
   V8CpuProfileTracker v8_profiles_;
   PerfSampleTracker perf_samples_;
+  HeapGraphTracker heap_graphs_;
+  ArtProcessMetadataTracker art_process_metadata_;
   ProtoLogTracker protolog_;
   AndroidCpuPerUidTotalsData cpu_per_uid_totals_;  // the latest cumulative totals
   AsyncTrackSets global_slices_;  // GlobalSliceData's sets of tracks

@@ -3,7 +3,9 @@
 // sorted events to EventRouter; everything else reaches the trackers through here.
 
 #include <memory>
+#include <vector>
 
+#include "libs/trace/events/deobfuscation_events.h"
 #include "libs/trace/storage/trace_storage.h"
 #include "libs/trace/trackers/args_tracker.h"
 #include "libs/trace/trackers/callstack_tracker.h"
@@ -40,6 +42,8 @@ struct TraceContext {
   std::unique_ptr<JsonEventTracker> json_events;
   std::unique_ptr<GpuTracker> gpus;
   std::unique_ptr<GpuStageTracker> gpu_stages;  // render stages, GPU logs, Vulkan events
+  // The trace's DeobfuscationMapping packets, applied once every other event is in.
+  std::vector<DeobfuscationMappingData> deobfuscation_mappings;
 };
 
 }  // namespace tw

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "libs/trace/importers/proto/heap_graph_fields.h"
 #include "libs/trace/importers/proto/inflate_bytes.h"
 #include "libs/trace/importers/proto/packet_splitter.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -49,6 +50,9 @@ std::string PacketKindName(uint32_t field) {
     case tp::kPowerRails: return "power_rails";
     case tp::kBattery: return "battery";
     case tp::kPerfSample: return "perf_sample";
+    case pf::kTracePacketHeapGraph: return "heap_graph";
+    case tp::kArtProcessMetadata: return "art_process_metadata";
+    case tp::kDeobfuscationMapping: return "deobfuscation_mapping";
     default: return absl::StrCat("field_", field);
   }
 }
@@ -61,6 +65,7 @@ ProtoImporter::ProtoImporter(ImportContext* ctx)
       track_events_(ctx),
       system_probes_(ctx),
       perf_samples_(ctx),
+      heap_graphs_(ctx),
       protovm_(ctx) {
   ctx_->track_events = &track_events_;
 }
@@ -489,6 +494,19 @@ void ProtoImporter::ImportPacket(std::string_view bytes, bool is_protovm_state) 
         perf_samples_.Decode(packet, data);
       } else {
         ctx_->storage->IncrementStat("proto_decode_errors");
+      }
+      return;
+    case pf::kTracePacketHeapGraph:
+    case tp::kArtProcessMetadata:
+    case tp::kDeobfuscationMapping:
+      if (data.type != proto::kLengthDelimited) {
+        ctx_->storage->IncrementStat("proto_decode_errors");
+      } else if (data.id == pf::kTracePacketHeapGraph) {
+        heap_graphs_.DecodeHeapGraph(packet, data);
+      } else if (data.id == tp::kArtProcessMetadata) {
+        heap_graphs_.DecodeArtProcessMetadata(packet, data);
+      } else {
+        heap_graphs_.DecodeDeobfuscationMapping(packet, data);
       }
       return;
     case tp::kCompressedPackets:

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "libs/trace/importers/proto/ftrace_decoder.h"
+#include "libs/trace/importers/proto/heap_graph_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/perf_sample_decoder.h"
 #include "libs/trace/importers/proto/protovm_incremental_tracing.h"
@@ -64,6 +65,7 @@ class ProtoImporter {
   TrackEventDecoder track_events_;
   SystemProbesDecoder system_probes_;
   PerfSampleDecoder perf_samples_;
+  HeapGraphDecoder heap_graphs_;  // ART heap dumps, their process metadata, deobfuscation maps
   ProtoVmIncrementalTracing protovm_;
   ProtoImportStats stats_;
   int64_t latest_ts_ = 0;
