@@ -1,6 +1,6 @@
 // "args" objects flattened into rows as trace_processor names them.
 
-#include "libs/trace/importers/json/json_args.h"
+#include "libs/trace/importers/common/json_args.h"
 
 #include <gtest/gtest.h>
 

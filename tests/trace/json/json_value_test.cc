@@ -1,7 +1,7 @@
 // The in-memory JSON walker: members in order, unescaping, number literals kept as written,
 // and damage reported rather than guessed around.
 
-#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/common/json_value.h"
 
 #include <gtest/gtest.h>
 

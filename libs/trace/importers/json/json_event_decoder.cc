@@ -4,9 +4,9 @@
 #include <limits>
 #include <optional>
 
-#include "libs/trace/importers/json/json_args.h"
+#include "libs/trace/importers/common/json_args.h"
 #include "libs/trace/importers/json/json_timestamp.h"
-#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/common/json_value.h"
 
 namespace tw {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/trace/importers/json/json_event_decoder.h"
-#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/common/json_value.h"
 #include "libs/trace/importers/systrace/ftrace_text_line.h"
 
 namespace tw {

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
-#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/common/json_value.h"
 
 namespace tw {
 namespace {

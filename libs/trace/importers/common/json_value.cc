@@ -1,4 +1,4 @@
-#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/common/json_value.h"
 
 #include <charconv>
 #include <limits>

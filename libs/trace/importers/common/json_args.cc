@@ -1,8 +1,8 @@
-#include "libs/trace/importers/json/json_args.h"
+#include "libs/trace/importers/common/json_args.h"
 
 #include <string>
 
-#include "libs/trace/importers/json/json_value.h"
+#include "libs/trace/importers/common/json_value.h"
 
 namespace tw {
 namespace {
@@ -13,7 +13,8 @@ constexpr int kMaxArgDepth = 32;
 
 class Flattener {
  public:
-  Flattener(TraceStorage* storage, std::vector<Arg>* out) : storage_(storage), out_(out) {}
+  Flattener(TraceStorage* storage, JsonArrayIndices* indices, std::vector<Arg>* out)
+      : storage_(storage), indices_(indices), out_(out) {}
 
   // `key` / `flat_key` name the container whose members are being added.
   bool Container(const JsonValue& container, std::string& key, std::string& flat_key,
@@ -31,12 +32,14 @@ class Flattener {
         return ok;
       }) && ok;
     } else {
-      size_t index = 0;
+      // Looked up per element: walking an element may add arrays to the map.
+      const std::string array_key = key;
       ok = ForEachJsonElement(container.text, [&](const JsonValue& v) {
         key.resize(key_size);
         flat_key.resize(flat_size);
         if (v.type == JsonValue::Type::kNull) return true;  // nulls do not take an index
-        key.append("[").append(std::to_string(index++)).append("]");
+        const size_t index = (*indices_)[array_key]++;
+        key.append("[").append(std::to_string(index)).append("]");
         ok = Value(v, key, flat_key, depth);
         return ok;
       }) && ok;
@@ -46,7 +49,6 @@ class Flattener {
     return ok;
   }
 
- private:
   bool Value(const JsonValue& v, std::string& key, std::string& flat_key, int depth) {
     switch (v.type) {
       case JsonValue::Type::kNull:
@@ -82,6 +84,7 @@ class Flattener {
   }
 
   TraceStorage* storage_;
+  JsonArrayIndices* indices_;
   std::vector<Arg>* out_;
 };
 
@@ -94,7 +97,25 @@ bool FlattenJsonArgs(std::string_view object_text, std::string_view prefix, Trac
   root.text = object_text;
   std::string key(prefix);
   std::string flat_key(prefix);
-  return Flattener(storage, out).Container(root, key, flat_key, 0);
+  JsonArrayIndices indices;
+  return Flattener(storage, &indices, out).Container(root, key, flat_key, 0);
+}
+
+bool FlattenJsonValue(std::string_view text, const std::string& key, const std::string& flat_key,
+                      TraceStorage* storage, JsonArrayIndices* indices, std::vector<Arg>* out) {
+  JsonValue root;
+  std::string scratch;
+  // A container is walked as it stands, so damage late in it keeps the leaves before it.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
+    root.type = text[first] == '{' ? JsonValue::Type::kObject : JsonValue::Type::kArray;
+    root.text = text;
+  } else if (!ParseJsonValue(text, &root, &scratch)) {
+    return false;
+  }
+  std::string k = key;
+  std::string fk = flat_key;
+  return Flattener(storage, indices, out).Value(root, k, fk, 0);
 }
 
 }  // namespace tw
