@@ -316,6 +316,9 @@ struct TrackEventData {
   uint32_t source_id_args_pos = 0;
   // The first debug annotation's string value: the name in 'M' (metadata) legacy events.
   StringId first_annotation_string = kNullStringId;
+  // The keys of the arrays its debug annotations built ("debug.list"), usually none: an end
+  // event's elements are numbered after its begin's, as one args inserter serves the slice.
+  std::vector<StringId> annotation_array_keys;
 
   struct LogMessage {
     StringId body = kNullStringId;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "libs/trace/trackers/annotation_arrays.h"
 #include "libs/trace/trackers/arg_merge.h"
 #include "libs/trace/trackers/flow_tracker.h"
 #include "libs/trace/trackers/gpu_stage_tracker.h"
@@ -358,8 +359,10 @@ std::optional<uint32_t> TrackEventImporter::EndSlice(uint32_t track) {
   } else if (!slices.arg_set_id.IsNull(*row)) {
     merged = ArgSetBuilder(ctx_->args.GetArgSet(slices.arg_set_id[*row]));
   }
+  std::vector<Arg> end_args = BuildArgs();
+  ContinueAnnotationArrays(merged.args(), event_.annotation_array_keys, ctx_->storage, &end_args);
   // The end may repeat the thread passthrough; the begin's stays.
-  merged.Merge(BuildArgs(), ctx_->storage->Intern("legacy_event.passthrough_utid"));
+  merged.Merge(end_args, ctx_->storage->Intern("legacy_event.passthrough_utid"));
   if (auto set = ctx_->slices.AddArgSet(std::move(merged).Take())) {
     slices.arg_set_id.Set(*row, *set);
   }

@@ -46,7 +46,7 @@ TEST(TrackEventArgs, ScalarAnnotationsKeepTheirTypes) {
   a.push_back(Annotation("p"));
   a.back().Varint(da::kPointerValue, 0x1000);
   a.push_back(Annotation("j"));
-  a.back().String(da::kLegacyJsonValue, "{\"k\":1}");
+  a.back().String(da::kLegacyJsonValue, "1.25");  // a JSON scalar: one arg of its JSON type
   EXPECT_THAT(Rows(TraceWithAnnotations(a), kArgsQuery),
               ElementsAre(R"("debug.b","debug.b",1,"[NULL]","[NULL]","bool")",
                           R"("debug.u","debug.u",42,"[NULL]","[NULL]","uint")",
@@ -54,7 +54,7 @@ TEST(TrackEventArgs, ScalarAnnotationsKeepTheirTypes) {
                           R"("debug.d","debug.d","[NULL]","[NULL]",1.500000,"real")",
                           R"("debug.s","debug.s","[NULL]","text","[NULL]","string")",
                           R"("debug.p","debug.p",4096,"[NULL]","[NULL]","pointer")",
-                          R"("debug.j","debug.j","[NULL]","{"k":1}","[NULL]","json")"));
+                          R"("debug.j","debug.j","[NULL]","[NULL]",1.250000,"real")"));
 }
 
 TEST(TrackEventArgs, DictsAndArraysFlattenIntoKeys) {
@@ -94,6 +94,74 @@ TEST(TrackEventArgs, NestedValuesFlattenLikeDicts) {
                    "SELECT key, int_value, string_value FROM slice s "
                    "JOIN args a USING (arg_set_id) ORDER BY a.id"),
               ElementsAre(R"("debug.n.arr[0]",3,"[NULL]")", R"("debug.n.arr[1]","[NULL]","s")"));
+}
+
+// A legacy JSON value is not kept as text: its members and elements become args, as nested
+// annotations do, and its arrays continue the event's other arrays of the same key.
+TEST(TrackEventArgs, LegacyJsonValuesAreExpanded) {
+  proto::Writer json = Annotation("j");
+  json.String(da::kLegacyJsonValue,
+              R"({"a": 1, "b": {"c": "x", "d": null}, "e": [true, null, 2.5], "f": {}})");
+  proto::Writer list = Annotation("list");
+  proto::Writer one;
+  one.Int(da::kIntValue, 1);
+  list.Message(da::kArrayValues, one);
+  proto::Writer list_json = Annotation("list");  // the same key again: its elements follow
+  list_json.String(da::kLegacyJsonValue, "[7, 8]");
+  proto::Writer damaged = Annotation("bad");
+  damaged.String(da::kLegacyJsonValue, "{\"ok\": 1, \"broken");
+  const std::string trace = TraceWithAnnotations({json, list, list_json, damaged});
+  EXPECT_THAT(Rows(trace, "SELECT flat_key, key, display_value, value_type FROM slice s "
+                          "JOIN args a USING (arg_set_id) ORDER BY a.id"),
+              ElementsAre(R"("debug.j.a","debug.j.a","1","int")",
+                          R"("debug.j.b.c","debug.j.b.c","x","string")",
+                          R"("debug.j.e","debug.j.e[0]","true","bool")",
+                          R"("debug.j.e","debug.j.e[1]","2.5","real")",
+                          R"("debug.list","debug.list[0]","1","int")",
+                          R"("debug.list","debug.list[1]","7","int")",
+                          R"("debug.list","debug.list[2]","8","int")",
+                          R"("debug.bad.ok","debug.bad.ok","1","int")"));
+  // Damaged JSON keeps what was read and is not counted as a parser error.
+  EXPECT_THAT(Rows(trace, "SELECT count(*) FROM stats WHERE name = 'track_event_parser_errors' "
+                          "AND value > 0"),
+              ElementsAre("0"));
+}
+
+// An end event's annotation arrays append to its begin's (one args inserter serves the
+// slice), nested ones included; scalars and dict members still replace or join.
+TEST(TrackEventArgs, EndEventArraysContinueTheBeginsArrays) {
+  auto int_value = [](int64_t v) {
+    proto::Writer w;
+    w.Int(da::kIntValue, v);
+    return w;
+  };
+  proto::Writer begin = Event(kBegin, "s", 1);
+  proto::Writer list = Annotation("list");
+  list.Message(da::kArrayValues, int_value(1));
+  list.Message(da::kArrayValues, int_value(2));
+  begin.Message(te::kDebugAnnotations, list);
+  proto::Writer json = Annotation("j");
+  json.String(da::kLegacyJsonValue, R"({"arr": [[10]], "x": 1})");
+  begin.Message(te::kDebugAnnotations, json);
+
+  proto::Writer end = Event(kEnd, "", 1, "");
+  proto::Writer end_list = Annotation("list");
+  end_list.Message(da::kArrayValues, int_value(3));
+  end.Message(te::kDebugAnnotations, end_list);
+  proto::Writer end_json = Annotation("j");
+  end_json.String(da::kLegacyJsonValue, R"({"arr": [[20, 21]], "x": 2, "y": 3})");
+  end.Message(te::kDebugAnnotations, end_json);
+  const std::string trace = Trace({
+      Packet(1, 0).Descriptor(NamedTrack(1, "t")),
+      Packet(1, 10).Event(begin),
+      Packet(1, 20).Event(end),
+  });
+  EXPECT_THAT(Rows(trace, "SELECT key, int_value FROM slice JOIN args USING (arg_set_id) "
+                          "ORDER BY args.id"),
+              ElementsAre(R"("debug.list[0]",1)", R"("debug.list[1]",2)",
+                          R"("debug.j.arr[0][0]",10)", R"("debug.j.x",2)",
+                          R"("debug.list[2]",3)", R"("debug.j.arr[1][0]",20)",
+                          R"("debug.j.arr[1][1]",21)", R"("debug.j.y",3)"));
 }
 
 TEST(TrackEventArgs, InternedNamesAndStringValues) {

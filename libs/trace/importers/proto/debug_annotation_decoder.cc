@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "libs/trace/importers/common/json_args.h"
 #include "libs/trace/importers/proto/descriptor_args.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
@@ -169,7 +170,9 @@ DebugAnnotationDecoder::Result DebugAnnotationDecoder::DecodeValue(
   } else if (pointer_v) {
     Emit(ArgValue::Pointer(pointer_v->as_uint64()));
   } else if (json_v) {
-    Emit(ArgValue::Json(storage_->Intern(json_v->as_string())));
+    // Expanded into args like any other structure (its arrays share this event's indices).
+    // Damaged JSON keeps what was read before the damage and is not an error.
+    FlattenJsonValue(json_v->as_string(), key_, flat_key_, storage_, &next_array_index_, out_);
   } else if (proto_v) {
     std::string type_name;
     if (proto_type_name) {

@@ -3,7 +3,8 @@
 // queries written for Perfetto find them: "debug.<name>", nested dictionaries add ".<key>",
 // arrays add "[i]" to the key only (the flat_key keeps the array's name, e.g. key
 // "debug.list[2]" has flat_key "debug.list"). Names are sanitised ('.', '[' and ']' become
-// '_') so they cannot forge nesting. A proto value ("proto_value" + its type name) is walked
+// '_') so they cannot forge nesting. A legacy JSON value is expanded the same way (objects add
+// ".<member>", arrays "[i]"). A proto value ("proto_value" + its type name) is walked
 // with the trace's descriptor pool under the annotation's key ("debug.<name>.<field>").
 
 #include <cstdint>
@@ -34,6 +35,12 @@ class DebugAnnotationDecoder {
 
   // The string_value of the first annotation decoded (used by legacy metadata events).
   StringId first_string_value() const { return first_string_value_; }
+
+  // The keys of the arrays the annotations produced (e.g. "debug.list"), each with its next
+  // index. An end event's arrays continue its begin's (see AnnotationArrays in trackers/).
+  const absl::flat_hash_map<std::string, size_t>& array_indices() const {
+    return next_array_index_;
+  }
 
  private:
   struct Result {

@@ -787,6 +787,9 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
       if (!annotations.Decode(a)) storage->IncrementStat("track_event_parser_errors");
     }
     data.first_annotation_string = annotations.first_string_value();
+    for (const auto& [array_key, next_index] : annotations.array_indices()) {
+      data.annotation_array_keys.push_back(ctx_->Intern(array_key));
+    }
   }
 
   ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
