@@ -22,6 +22,7 @@
 #include "libs/trace/query/legacy_statement_functions.h"
 #include "libs/trace/query/regexp_functions.h"
 #include "libs/trace/query/slice_layout_table.h"
+#include "libs/trace/query/experimental_flamegraph_table.h"
 #include "libs/trace/query/span_join_table.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
@@ -529,6 +530,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterBoundedPrintf(db));
   RETURN_IF_ERROR(RegisterSpanJoinModules(db));
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
+  RETURN_IF_ERROR(RegisterExperimentalFlamegraph(db, storage));
   RETURN_IF_ERROR(RegisterLegacyStatementFunctions(db, &impl.legacy_queue));
   RETURN_IF_ERROR(RegisterWindowFunctions(db));
   RETURN_IF_ERROR(RegisterRegexpFunctions(db));
