@@ -24,6 +24,7 @@
 #include "libs/trace/query/slice_layout_table.h"
 #include "libs/trace/query/experimental_flamegraph_table.h"
 #include "libs/trace/query/span_join_table.h"
+#include "libs/trace/query/flamegraph_table.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
 #include "libs/trace/query/window_functions.h"
@@ -529,6 +530,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterSqlFunctions(db, impl.native_functions.get()));
   RETURN_IF_ERROR(RegisterBoundedPrintf(db));
   RETURN_IF_ERROR(RegisterSpanJoinModules(db));
+  RETURN_IF_ERROR(RegisterFlamegraphModule(db));
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
   RETURN_IF_ERROR(RegisterExperimentalFlamegraph(db, storage));
   RETURN_IF_ERROR(RegisterLegacyStatementFunctions(db, &impl.legacy_queue));
