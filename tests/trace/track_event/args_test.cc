@@ -225,6 +225,45 @@ TEST(TrackEventArgs, ProtoValueAnnotationsAreReflectedUnderTheirKey) {
                           R"("debug.empty","debug.empty","[NULL]")"));
 }
 
+// Inside typed payloads: a DebugAnnotation field is an annotation named by itself under the
+// payload (not "<field>[i].name"), and a location iid is resolved to its interned location.
+TEST(TrackEventArgs, TypedPayloadAnnotationsAndInternedLocations) {
+  constexpr uint32_t kMemoryPressure = 1001, kBrowsingContextState = 1035;
+  proto::Writer pointer = Annotation("this");
+  pointer.Varint(da::kPointerValue, 0xabc);
+  proto::Writer state;
+  state.Int(1, 4);  // browsing_instance_id
+  state.Message(99, pointer);  // debug_annotations
+  proto::Writer pressure;
+  pressure.Varint(2, 7);  // creation_location_iid
+  proto::Writer unknown_location;
+  unknown_location.Varint(2, 8);  // an iid the sequence does not hold: stays a number
+  proto::Writer location, interned;
+  location.Varint(pf::source_location::kIid, 7);
+  location.String(pf::source_location::kFileName, "dir\\file.cc");
+  location.String(pf::source_location::kFunctionName, "Fn");
+  location.Varint(pf::source_location::kLineNumber, 12);
+  interned.Message(pf::interned_data::kSourceLocations, location);
+  proto::Writer e1 = Event(kInstant, "a", 1);
+  e1.Message(kBrowsingContextState, state);
+  e1.Message(kMemoryPressure, pressure);
+  proto::Writer e2 = Event(kInstant, "b", 1);
+  e2.Message(kMemoryPressure, unknown_location);
+  Packet p1(1, 10), p2(1, 20);
+  p1.Field(tp::kInternedData, interned).Event(e1);
+  p2.Event(e2);
+  const std::string trace =
+      Trace({Packet(1, 0).ClearedState().Descriptor(NamedTrack(1, "t")), p1, p2});
+  EXPECT_THAT(Rows(trace, "SELECT s.name, a.key, a.display_value FROM slice s "
+                          "JOIN args a USING (arg_set_id) ORDER BY s.ts, a.id"),
+              ElementsAre(R"("a","browsing_context_state.browsing_instance_id","4")",
+                          R"("a","browsing_context_state.this","0xabc")",
+                          R"("a","chrome_memory_pressure_notification.file_name","dir/file.cc")",
+                          R"("a","chrome_memory_pressure_notification.function_name","Fn")",
+                          R"("a","chrome_memory_pressure_notification.line_number","12")",
+                          R"("b","chrome_memory_pressure_notification.creation_location_iid","8")"));
+}
+
 TEST(TrackEventArgs, ProtoValueOfAnUnknownTypeIsAnError) {
   proto::Writer unknown = Annotation("u");
   unknown.String(da::kProtoTypeName, ".perfetto.protos.NoSuchMessage");

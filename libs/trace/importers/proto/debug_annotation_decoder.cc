@@ -29,9 +29,19 @@ std::string Sanitize(std::string_view raw) {
 
 }  // namespace
 
+std::function<void(std::string_view, const std::string&, const std::string&, std::vector<Arg>*)>
+AnnotationFieldHook(TraceStorage* storage, const SequenceState* seq, const DescriptorPool* pool) {
+  return [storage, seq, pool](std::string_view annotation, const std::string& parent_key,
+                              const std::string& parent_flat_key, std::vector<Arg>* out) {
+    DebugAnnotationDecoder nested(storage, seq, out, pool, parent_key);
+    nested.DecodeUnder(annotation, parent_flat_key);
+  };
+}
+
 DebugAnnotationDecoder::DebugAnnotationDecoder(TraceStorage* storage, const SequenceState* seq,
-                                               std::vector<Arg>* out, const DescriptorPool* pool)
-    : storage_(storage), seq_(seq), out_(out), pool_(pool), key_("debug"), flat_key_("debug") {}
+                                               std::vector<Arg>* out, const DescriptorPool* pool,
+                                               std::string root)
+    : storage_(storage), seq_(seq), out_(out), pool_(pool), key_(root), flat_key_(std::move(root)) {}
 
 bool DebugAnnotationDecoder::Decode(const proto::Field& annotation) {
   const Mark root = Save();
@@ -39,6 +49,15 @@ bool DebugAnnotationDecoder::Decode(const proto::Field& annotation) {
   Restore(root);
   first_done_ = true;
   return r.ok;
+}
+
+bool DebugAnnotationDecoder::DecodeUnder(std::string_view annotation, const std::string& flat_root) {
+  flat_key_ = flat_root;
+  proto::Field field;
+  field.type = proto::kLengthDelimited;
+  field.data = reinterpret_cast<const uint8_t*>(annotation.data());
+  field.size = annotation.size();
+  return Decode(field);
 }
 
 void DebugAnnotationDecoder::EnterDict(std::string_view name) {
@@ -213,6 +232,7 @@ DebugAnnotationDecoder::Result DebugAnnotationDecoder::DecodeProtoValue(
   DescriptorArgsOptions options;
   options.key_prefix = key_;
   options.flat_key_prefix = flat_key_;
+  options.debug_annotation_hook = AnnotationFieldHook(storage_, seq_, pool_);
   if (!DescriptorToArgs(*pool_, *def, bytes, storage_, out_, options)) return {false, true};
   return {true, true};
 }

@@ -8,6 +8,8 @@
 // with the trace's descriptor pool under the annotation's key ("debug.<name>.<field>").
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -20,14 +22,25 @@
 
 namespace tw {
 
+// For DescriptorArgsOptions::debug_annotation_hook: a DebugAnnotation held by a typed payload
+// field is decoded as an annotation named under the payload's key.
+std::function<void(std::string_view, const std::string&, const std::string&, std::vector<Arg>*)>
+AnnotationFieldHook(TraceStorage* storage, const SequenceState* seq, const DescriptorPool* pool);
+
 class DebugAnnotationDecoder {
  public:
   // `seq` resolves interned names and string values; `pool` (the trace's descriptors, may be
   // null) types proto values. `out` receives the args; one decoder instance serves one event
   // (array indices continue across its annotations, as in trace_processor's per-event args
   // inserter).
+  // `root` is the key the annotations are named under: "debug" for an event's own, the
+  // holding message's key for a DebugAnnotation inside a typed payload.
   DebugAnnotationDecoder(TraceStorage* storage, const SequenceState* seq, std::vector<Arg>* out,
-                         const DescriptorPool* pool = nullptr);
+                         const DescriptorPool* pool = nullptr, std::string root = "debug");
+
+  // Decodes one DebugAnnotation message (its bytes) named under the decoder's root, with
+  // `flat_root` as the flat key of that root (it differs when the root has array indices).
+  bool DecodeUnder(std::string_view annotation, const std::string& flat_root);
 
   // Decodes one TrackEvent.debug_annotations entry. Returns false when it is malformed (no
   // name, unknown interned id, too deep); args decoded before the problem are kept.

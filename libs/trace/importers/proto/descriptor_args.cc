@@ -1,6 +1,8 @@
 #include "libs/trace/importers/proto/descriptor_args.h"
 
+#include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/importers/proto/base64.h"
@@ -48,6 +50,10 @@ class Walker {
       if (field->repeated) child_key += "[" + std::to_string(index[f.id]++) + "]";
       if (field->type == ProtoFieldDef::kMessage || field->type == ProtoFieldDef::kGroup) {
         if (f.type != proto::kLengthDelimited || field->message_index < 0) continue;
+        if (IsDebugAnnotation(*field)) {
+          options_.debug_annotation_hook(f.as_string(), key, flat_key, out_);
+          continue;
+        }
         ok = Message(pool_.messages()[static_cast<size_t>(field->message_index)], f.as_string(),
                      child_key, child_flat, depth + 1) &&
              ok;
@@ -62,6 +68,15 @@ class Walker {
   }
 
  private:
+  bool IsDebugAnnotation(const ProtoFieldDef& field) {
+    if (!options_.debug_annotation_hook) return false;
+    if (!debug_annotation_index_) {
+      debug_annotation_index_ =
+          pool_.FindMessageIndex(".perfetto.protos.DebugAnnotation").value_or(UINT32_MAX);
+    }
+    return static_cast<uint32_t>(field.message_index) == *debug_annotation_index_;
+  }
+
   static std::string Join(const std::string& prefix, const std::string& name) {
     return prefix.empty() ? name : prefix + "." + name;
   }
@@ -239,6 +254,7 @@ class Walker {
   TraceStorage* storage_;
   std::vector<Arg>* out_;
   const DescriptorArgsOptions& options_;
+  std::optional<uint32_t> debug_annotation_index_;  // looked up on first need
 };
 
 }  // namespace

@@ -32,6 +32,12 @@ struct DescriptorArgsOptions {
   std::function<bool(const std::string& key, const std::string& flat_key, const ArgValue& value,
                      std::vector<Arg>* out)>
       scalar_hook;
+  // When set, a field holding a DebugAnnotation is not reflected but handed to this, with the
+  // key and flat key of the message holding it (the field's own name is not part of the
+  // annotation's key: the annotation names itself), as trace_processor's track-event args do.
+  std::function<void(std::string_view annotation, const std::string& parent_key,
+                     const std::string& parent_flat_key, std::vector<Arg>* out)>
+      debug_annotation_hook;
 };
 
 // Appends the args of `bytes`, a message of type `def`, to `out`. Returns false if the bytes

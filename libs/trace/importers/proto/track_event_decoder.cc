@@ -10,6 +10,7 @@
 #include "libs/trace/importers/proto/debug_annotation_decoder.h"
 #include "libs/trace/importers/proto/descriptor_args.h"
 #include "libs/trace/importers/proto/interned_lookup.h"
+#include "libs/trace/importers/proto/interned_source_location.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_writer.h"
 #include "libs/trace/importers/proto/repeated_varints.h"
@@ -64,8 +65,9 @@ bool IsReflectedField(const DescriptorPool& pool, uint32_t id) {
 
 // The args of an event's reflected fields, in wire order: they are written back as one
 // TrackEvent message holding just them and walked with the descriptor.
-void AddReflectedArgs(const DescriptorPool& pool, const std::vector<proto::Field>& fields,
-                      TraceStorage* storage, std::vector<Arg>* args) {
+void AddReflectedArgs(const DescriptorPool& pool, const SequenceState& seq,
+                      const std::vector<proto::Field>& fields, TraceStorage* storage,
+                      std::vector<Arg>* args) {
   const ProtoMessageDef* track_event = TrackEventDef(pool);
   if (!track_event) return;
   proto::Writer w;
@@ -80,6 +82,14 @@ void AddReflectedArgs(const DescriptorPool& pool, const std::vector<proto::Field
   }
   DescriptorArgsOptions options;
   options.allowed_fields = &kReflectedFields;
+  // Interned source locations inside typed payloads are resolved, as trace_processor does.
+  options.debug_annotation_hook = AnnotationFieldHook(storage, &seq, &pool);
+  options.scalar_hook = [&](const std::string&, const std::string& flat_key, const ArgValue& v,
+                            std::vector<Arg>* out) {
+    if (v.type != ArgValue::Type::kInt && v.type != ArgValue::Type::kUint) return false;
+    return ExpandInternedSourceLocationArg(seq, storage, flat_key,
+                                           static_cast<uint64_t>(v.int_value), out);
+  };
   if (!DescriptorToArgs(pool, *track_event, w.Take(), storage, args, options)) {
     storage->IncrementStat("track_event_parser_errors");
   }
@@ -341,29 +351,6 @@ EventDefaults ParseDefaults(const SequenceState* seq) {
 }
 
 // SourceLocation (interned): file name with '\' made '/', function name, line number.
-struct SourceLocation {
-  std::string file_name;
-  std::string function_name;
-  std::optional<uint32_t> line_number;
-};
-
-std::optional<SourceLocation> LookupSourceLocation(const SequenceState& seq, uint64_t iid) {
-  const std::string* bytes = seq.Lookup(pf::interned_data::kSourceLocations, iid);
-  if (!bytes) return std::nullopt;
-  SourceLocation loc;
-  proto::Decoder d(*bytes);
-  proto::Field f;
-  while (d.Next(&f)) {
-    if (f.id == pf::source_location::kFileName) loc.file_name = std::string(f.as_string());
-    if (f.id == pf::source_location::kFunctionName) loc.function_name = std::string(f.as_string());
-    if (f.id == pf::source_location::kLineNumber) loc.line_number = f.as_uint32();
-  }
-  for (char& c : loc.file_name) {
-    if (c == '\\') c = '/';
-  }
-  return loc;
-}
-
 StringId ResolveCategory(ImportContext* ctx, const SequenceState& seq, const RawEvent& e) {
   namespace id = pf::interned_data;
   if (e.category_iids.size() == 1 && e.categories.empty()) {
@@ -778,7 +765,7 @@ void TrackEventDecoder::OnTrackEvent(const PacketContext& packet, const proto::F
   }
   data.callstack_weight = e.callstack_weight;
   if (!e.reflected.empty()) {
-    AddReflectedArgs(ctx_->descriptors.pool(), e.reflected, storage, &args);
+    AddReflectedArgs(ctx_->descriptors.pool(), *seq, e.reflected, storage, &args);
   }
   DecodeGpuExtensions(ctx_, e, &data);
   if (!e.debug_annotations.empty()) {
