@@ -584,6 +584,7 @@ struct AndroidInputEventData {
   int64_t vsync_id = 0;    // window dispatch
   int64_t window_id = 0;   // window dispatch
   std::vector<Arg> args;
+  StringId base64_proto = kNullStringId;  // the event's proto, base64-encoded
 };
 
 // The Android framework's process lifecycle TrackEvent extensions (frameworks/base

@@ -136,6 +136,59 @@ TEST(AndroidInputEvents, MotionKeyAndDispatchRowsWithArgs) {
             "25");
 }
 
+// InputDispatcher's monotonic event and down times are also given on the trace clock
+// ("kernel_time", "down_time") once a clock snapshot relates the clocks; every row keeps its
+// raw proto, base64-encoded.
+TEST(AndroidInputEvents, MonotonicTimesOnTheTraceClockAndRawProtos) {
+  namespace ke = pf::android_key_event;
+  namespace me = pf::android_motion_event;
+  proto::Writer trace;
+  proto::Writer snapshot;
+  for (const auto& [id, ts] : {std::pair<uint32_t, int64_t>{6, 5'000'000},  // BOOTTIME
+                               {3, 1'000'000}}) {                           // MONOTONIC
+    proto::Writer clock;
+    clock.Varint(pf::clock_snapshot_clock::kClockId, id);
+    clock.Varint(pf::clock_snapshot_clock::kTimestamp, static_cast<uint64_t>(ts));
+    snapshot.Message(pf::clock_snapshot::kClocks, clock);
+  }
+  proto::Writer packet;
+  packet.Varint(pf::trace_packet::kTimestamp, 5'000'000);
+  packet.Message(pf::trace_packet::kClockSnapshot, snapshot);
+  trace.Message(pf::trace::kPacket, packet);
+
+  proto::Writer key;
+  key.Fixed32(ke::kEventId, 7);
+  key.Int(ke::kEventTimeNanos, 1'200'000);
+  key.Int(ke::kDownTimeNanos, 1'100'000);
+  AddInputEvent(trace, 6'000'000, ie::kDispatcherKeyEvent, key);
+  proto::Writer motion;
+  motion.Fixed32(me::kEventId, 8);
+  motion.Int(me::kEventTimeNanos, 1'300'000);  // no down time: no down_time arg
+  AddInputEvent(trace, 6'000'000, ie::kDispatcherMotionEvent, motion);
+
+  auto t = Load(trace);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(Rows(t->db(), R"(
+      SELECT a.key, a.display_value FROM __intrinsic_android_key_events AS e
+      JOIN args AS a USING (arg_set_id) ORDER BY a.id)"),
+            (Table{{"event_id", "7"},
+                   {"event_time_nanos", "1200000"},
+                   {"down_time_nanos", "1100000"},
+                   {"kernel_time", "5200000"},
+                   {"down_time", "5100000"}}));
+  EXPECT_EQ(Rows(t->db(), R"(
+      SELECT a.key, a.display_value FROM __intrinsic_android_motion_events AS e
+      JOIN args AS a USING (arg_set_id) WHERE a.key GLOB '*time*' ORDER BY a.id)"),
+            (Table{{"event_time_nanos", "1300000"}, {"kernel_time", "5300000"}}));
+  // The raw proto: a string-pool id, as trace_processor stores it, present on every row.
+  EXPECT_EQ(Scalar(t->db(), "SELECT COUNT(*) FROM __intrinsic_android_key_events "
+                            "WHERE base64_proto_id IS NOT NULL"),
+            "1");
+  EXPECT_EQ(Scalar(t->db(), "SELECT COUNT(*) FROM __intrinsic_android_motion_events "
+                            "WHERE base64_proto_id IS NOT NULL"),
+            "1");
+}
+
 TEST(AndroidInputEvents, MalformedEventIsCountedNotImported) {
   proto::Writer trace;
   proto::Writer broken;

@@ -1,5 +1,6 @@
 #include "libs/trace/importers/proto/android_input_event_decoder.h"
 
+#include "libs/trace/importers/proto/base64.h"
 #include "libs/trace/importers/proto/perfetto_fields.h"
 #include "libs/trace/importers/proto/proto_to_args.h"
 
@@ -118,10 +119,41 @@ void AndroidInputEventDecoder::DecodeInputEvent(const PacketContext& packet,
       ctx_->storage->IncrementStat("proto_decode_errors");
       continue;
     }
+    // The raw proto is kept (base64) for tools that re-read it, as trace_processor keeps it.
+    data.base64_proto = ctx_->Intern(Base64Encode(f.as_string()));
+    if (data.kind != AndroidInputEventData::Kind::kWindowDispatch) {
+      AddBootTimeArgs(f, &data);
+    }
     ctx_->Push(EventSorter::QueueForSequence(packet.sequence_id),
                Event::WithPayload(packet.ts, EventType::kAndroidInputEvent, std::move(data)));
   }
   if (d.error()) ctx_->storage->IncrementStat("proto_decode_errors");
+}
+
+void AndroidInputEventDecoder::AddBootTimeArgs(const proto::Field& event,
+                                               AndroidInputEventData* out) {
+  const bool motion = out->kind == AndroidInputEventData::Kind::kMotion;
+  const uint32_t event_time_field = motion ? me::kEventTimeNanos : ke::kEventTimeNanos;
+  const uint32_t down_time_field = motion ? me::kDownTimeNanos : ke::kDownTimeNanos;
+  std::optional<int64_t> event_time, down_time;
+  proto::Decoder d(event);
+  proto::Field f;
+  while (d.Next(&f)) {
+    if (f.id == event_time_field) event_time = f.as_int64();
+    if (f.id == down_time_field) down_time = f.as_int64();
+  }
+  // InputDispatcher stamps events with CLOCK_MONOTONIC; these args give them on the trace's
+  // clock (when the trace relates the two clocks).
+  auto add = [&](std::string_view key, std::optional<int64_t> monotonic) {
+    if (!monotonic) return;
+    const std::optional<int64_t> t =
+        ctx_->clocks.ToTraceTime({pf::builtin_clock::kMonotonic, 0}, *monotonic);
+    if (!t) return;
+    const StringId k = ctx_->Intern(key);
+    out->args.push_back(Arg{k, k, ArgValue::Int(*t)});
+  };
+  add("kernel_time", event_time);
+  add("down_time", down_time);
 }
 
 bool AndroidInputEventDecoder::DecodeMotion(const proto::Field& field,

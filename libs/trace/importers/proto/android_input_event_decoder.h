@@ -21,6 +21,8 @@ class AndroidInputEventDecoder {
   bool DecodeMotion(const proto::Field& field, AndroidInputEventData* out);
   bool DecodeKey(const proto::Field& field, AndroidInputEventData* out);
   bool DecodeDispatch(const proto::Field& field, AndroidInputEventData* out);
+  // kernel_time / down_time: a motion or key event's monotonic times on the trace clock.
+  void AddBootTimeArgs(const proto::Field& event, AndroidInputEventData* out);
 
   ImportContext* ctx_;
 };

@@ -26,6 +26,8 @@ TW_DEFINE_TABLE(TW_PACKAGE_LIST_TABLE)
   COLUMN(event_id, Int64, kNone, {}, "The input event's id, shared with its dispatch rows.")     \
   COLUMN(ts, Int64, kNone, {}, "When the event happened (trace clock, ns).")                     \
   COLUMN(arg_set_id, OptUint32, kNone, {}, "The whole event proto, as args.")                    \
+  COLUMN(base64_proto_id, OptUint32, kNone, {},                                                 \
+         "The event proto in base64, as a string-pool id (trace_processor's raw form).")    \
   COLUMN(source, Int64, kNone, {}, "The input source (AINPUT_SOURCE_* bits).")                   \
   COLUMN(action, Int64, kNone, {}, "The motion action (AMOTION_EVENT_ACTION_*).")                \
   COLUMN(device_id, Int64, kNone, {}, "The input device.")                                       \
@@ -41,6 +43,8 @@ TW_DEFINE_TABLE(TW_ANDROID_MOTION_EVENTS_TABLE)
   COLUMN(event_id, Int64, kNone, {}, "The input event's id, shared with its dispatch rows.")     \
   COLUMN(ts, Int64, kNone, {}, "When the event happened (trace clock, ns).")                     \
   COLUMN(arg_set_id, OptUint32, kNone, {}, "The whole event proto, as args.")                    \
+  COLUMN(base64_proto_id, OptUint32, kNone, {},                                                 \
+         "The event proto in base64, as a string-pool id (trace_processor's raw form).")    \
   COLUMN(source, Int64, kNone, {}, "The input source (AINPUT_SOURCE_* bits).")                   \
   COLUMN(action, Int64, kNone, {}, "The key action (AKEY_EVENT_ACTION_*).")                      \
   COLUMN(device_id, Int64, kNone, {}, "The input device.")                                       \
@@ -57,7 +61,9 @@ TW_DEFINE_TABLE(TW_ANDROID_KEY_EVENTS_TABLE)
          "The dispatched event (android_motion_events / android_key_events.event_id).")          \
   COLUMN(arg_set_id, OptUint32, kNone, {}, "The whole dispatch proto, as args.")                 \
   COLUMN(vsync_id, Int64, kNone, {}, "The vsync the window drew the event's effect in, if any.") \
-  COLUMN(window_id, Int64, kNone, {}, "The window that received the event.")
+  COLUMN(window_id, Int64, kNone, {}, "The window that received the event.")                                                                                                 \
+  COLUMN(base64_proto_id, OptUint32, kNone, {},                                                 \
+         "The dispatch proto in base64, as a string-pool id (trace_processor's raw form).")
 // clang-format on
 TW_DEFINE_TABLE(TW_ANDROID_INPUT_EVENT_DISPATCH_TABLE)
 
