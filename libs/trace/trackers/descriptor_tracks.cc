@@ -146,6 +146,10 @@ std::optional<DescriptorTracks::Resolved> DescriptorTracks::ResolveImpl(uint64_t
   return out;
 }
 
+StringId DescriptorTracks::ProcessTrackName(StringId raw) const {
+  return ctx_->slices.translations().ProcessTrackName(raw);
+}
+
 std::vector<Arg> DescriptorTracks::SourceArgs(uint64_t uuid, std::optional<uint32_t> sequence_id,
                                               bool is_root_in_scope) {
   ArgsTracker& a = ctx_->args;
@@ -282,6 +286,7 @@ bool DescriptorTracks::InternImpl(uint64_t uuid, StringId event_name,
       spec.dimensions = {dim("utid", ArgValue::Int(resolved->utid)),
                          dim("track_uuid", ArgValue::Int(uuid_dim))};
     } else {
+      spec.name = ProcessTrackName(r.name);
       if (r.counter) {
         spec.type = "process_counter_track_event";
         spec.event_type = "counter";
@@ -324,7 +329,7 @@ bool DescriptorTracks::InternImpl(uint64_t uuid, StringId event_name,
     spec.parent_id = parent_id;
     spec.source_args = SourceArgs(uuid, sequence_id, /*is_root_in_scope=*/false);
     if (r.counter) {
-      spec.name = r.name;
+      spec.name = thread ? r.name : ProcessTrackName(r.name);
       spec.type = thread ? "thread_counter_track_event" : "process_counter_track_event";
       spec.event_type = "counter";
       spec.unit = unit;
@@ -334,7 +339,7 @@ bool DescriptorTracks::InternImpl(uint64_t uuid, StringId event_name,
       return true;
     }
     if (r.merge == Merge::kNone || r.is_state) {
-      spec.name = name;
+      spec.name = thread ? name : ProcessTrackName(name);
       spec.type = r.is_state ? (thread ? "thread_state_track_event" : "process_state_track_event")
                              : (thread ? "thread_track_event" : "process_track_event");
       spec.event_type = r.is_state ? "state" : "slice";
@@ -343,7 +348,7 @@ bool DescriptorTracks::InternImpl(uint64_t uuid, StringId event_name,
       create(std::move(spec));
       return true;
     }
-    spec.name = name;
+    spec.name = thread ? name : ProcessTrackName(name);
     spec.type = thread ? "thread_merged_track_event" : "process_merged_track_event";
     const std::string key = std::string(spec.type) + "|" +
                             std::to_string(thread ? parent->utid : parent->upid) + "|" +

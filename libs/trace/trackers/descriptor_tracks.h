@@ -81,6 +81,8 @@ class DescriptorTracks {
   std::optional<uint32_t> InternForParent(uint64_t uuid, std::optional<uint32_t> sequence_id);
   std::vector<Arg> SourceArgs(uint64_t uuid, std::optional<uint32_t> sequence_id,
                               bool is_root_in_scope);
+  // A process-associated track's name as the trace's process track name translation gives it.
+  StringId ProcessTrackName(StringId raw) const;
 
   TraceContext* ctx_;
   TrackDescriptorRegistry* registry_;

@@ -9,6 +9,8 @@ namespace tw {
 
 uint32_t LegacyEventTracks::AsyncTrack(StringId name, uint32_t upid, int64_t trace_id,
                                        bool process_scoped, StringId scope, AsyncUse use) {
+  // A process-scoped track's name goes through the trace's process track name translation.
+  if (process_scoped) name = ctx_->slices.translations().ProcessTrackName(name);
   // All events with one id share the name of the first of them, so a begin and an end that
   // disagree on the name still meet on one track.
   const StringId root_name =

@@ -96,5 +96,45 @@ TEST(TranslationTables, RawSliceNamesAreReplacedAndEndsStillMatch) {
               ElementsAre(R"(10,10,"Renamed")", R"(30,0,"kept")"));
 }
 
+// Process-associated tracks are named through the process track name table: an explicit
+// name, the slice name an unnamed track takes, a counter track's name; thread tracks are not.
+TEST(TranslationTables, ProcessTrackNamesAreTranslated) {
+  proto::Writer counter = NamedTrack(5, "raw.counter", 1);
+  proto::Writer counter_details;
+  counter.Message(td::kCounter, counter_details);
+  Packet named_begin(1, 10), unnamed_begin(1, 20), value(1, 30), thread_begin(1, 40);
+  named_begin.Event(Event(kBegin, "slice.kept", 2));
+  unnamed_begin.Event(Event(kBegin, "raw.slice", 3));
+  proto::Writer sample = Event(kCounter, "", 5);
+  sample.Int(te::kCounterValue, 7);
+  value.Event(sample);
+  thread_begin.Event(Event(kBegin, "raw.slice", 4));
+  proto::Writer table;
+  for (auto [raw, name] : {std::pair<std::string_view, std::string_view>{"raw.track", "Track"},
+                           {"raw.slice", "Slice"},
+                           {"raw.counter", "Counter"}}) {
+    table.Message(1, MapEntry(raw, name));
+  }
+  proto::Writer translation;
+  translation.Message(tt::kProcessTrackName, table);
+  Packet table_packet(2, std::nullopt);
+  table_packet.Field(tp::kTranslationTable, translation);
+  const std::string trace = Trace({
+      table_packet,
+      Packet(1, 0).ClearedState().Descriptor(ProcessTrack(1, 10, "proc")),
+      Packet(1, 0).Descriptor(NamedTrack(2, "raw.track", 1)),
+      Packet(1, 0).Descriptor(NamedTrack(3, "", 1)),
+      Packet(1, 0).Descriptor(ThreadTrack(4, 10, 11, "raw.track")),
+      Packet(1, 0).Descriptor(counter),
+      named_begin, unnamed_begin, value, thread_begin,
+  });
+  EXPECT_THAT(Rows(trace, "SELECT name FROM process_track WHERE name IS NOT NULL UNION ALL "
+                          "SELECT name FROM process_counter_track ORDER BY name"),
+              ElementsAre(R"("Counter")", R"("Slice")", R"("Track")"));
+  // The slices keep their own names (only the slice name table renames slices).
+  EXPECT_THAT(Rows(trace, "SELECT name FROM slice ORDER BY ts"),
+              ElementsAre(R"("slice.kept")", R"("raw.slice")", R"("raw.slice")"));
+}
+
 }  // namespace
 }  // namespace tw::testing
