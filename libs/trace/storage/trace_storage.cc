@@ -150,6 +150,11 @@ void TraceStorage::ComputeBoundsFromTables() {
     point(cpu_profile_stack_sample.ts[r]);
   }
   for (uint32_t r = 0; r < perf_sample.row_count(); ++r) point(perf_sample.ts[r]);
+  // Java heap dumps: their objects and the dumps themselves.
+  for (uint32_t r = 0; r < heap_graph_object.row_count(); ++r) {
+    point(heap_graph_object.graph_sample_ts[r]);
+  }
+  for (uint32_t r = 0; r < heap_graph.row_count(); ++r) point(heap_graph.ts[r]);
   if (start == INT64_MAX) {
     start_ts_ = INT64_MAX;
     end_ts_ = INT64_MIN;
