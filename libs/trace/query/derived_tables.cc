@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/query/cpu_freq_per_thread_tables.h"
+#include "libs/trace/query/heap_graph_tree_tables.h"
 #include "libs/trace/query/sched_latency_table.h"
 #include "libs/trace/query/slice_stack_table.h"
 #include "libs/trace/query/thread_slice_time_tables.h"
@@ -148,6 +149,19 @@ std::vector<DerivedTable> MakeDerivedTables(const TraceStorage* storage) {
   AddDerived<ThreadCpuCyclesTable>(&tables, [storage](ThreadCpuCyclesTable* t) {
     FillThreadCpuCycles(*storage, t);
   });
+  AddDerived<HeapGraphShortestPathTreeTable>(&tables, [storage](HeapGraphShortestPathTreeTable* t) {
+    FillHeapGraphShortestPathTree(*storage, t);
+  });
+  AddDerived<HeapGraphDominatorTreeTable>(&tables, [storage](HeapGraphDominatorTreeTable* t) {
+    FillHeapGraphDominatorTree(*storage, t);
+  });
+  AddDerived<HeapGraphClassTreeTable>(&tables, [storage](HeapGraphClassTreeTable* t) {
+    FillHeapGraphClassTree(*storage, t);
+  });
+  AddDerived<HeapGraphDominatorClassTreeTable>(
+      &tables, [storage](HeapGraphDominatorClassTreeTable* t) {
+        FillHeapGraphDominatorClassTree(*storage, t);
+      });
   return tables;
 }
 

@@ -1,13 +1,13 @@
 #include "libs/trace/query/heap_graph_flamegraph.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <string_view>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
+#include "libs/trace/query/heap_graph_trees.h"
 
 namespace tw {
 namespace {
@@ -21,60 +21,6 @@ struct Frame {
   int64_t size = 0;
   std::optional<uint32_t> parent;  // index into the frame list
 };
-
-bool IsWeakKind(std::string_view kind) {
-  return kind == "KIND_WEAK_REFERENCE" || kind == "KIND_FINALIZER_REFERENCE" ||
-         kind == "KIND_PHANTOM_REFERENCE";
-}
-
-// The dump's objects reachable from its roots, each with the object that reaches it first
-// (nullopt for roots), in object id order.
-std::vector<std::pair<uint32_t, std::optional<uint32_t>>> ShortestPathTree(
-    const TraceStorage& s, const std::vector<uint32_t>& dump_objects) {
-  const HeapGraphObjectTable& objects = s.heap_graph_object;
-  const HeapGraphClassTable& classes = s.heap_graph_class;
-  const HeapGraphReferenceTable& refs = s.heap_graph_reference;
-  const StringId referent = s.strings().Find("java.lang.ref.Reference.referent");
-
-  std::vector<uint32_t> roots;
-  for (uint32_t o : dump_objects) {
-    if (objects.root_type[o] != kNullStringId) roots.push_back(o);
-  }
-  std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) {
-    const std::string_view na = s.Str(classes.name[objects.type_id[a]]);
-    const std::string_view nb = s.Str(classes.name[objects.type_id[b]]);
-    return na != nb ? na < nb : a < b;
-  });
-
-  absl::flat_hash_map<uint32_t, std::optional<uint32_t>> parent_of;
-  std::deque<uint32_t> queue;
-  for (uint32_t r : roots) {
-    if (parent_of.try_emplace(r, std::nullopt).second) queue.push_back(r);
-  }
-  std::vector<uint32_t> children;
-  while (!queue.empty()) {
-    const uint32_t o = queue.front();
-    queue.pop_front();
-    const std::optional<uint32_t> set = objects.reference_set_id.Get(o);
-    if (!set) continue;
-    const bool weak = IsWeakKind(s.Str(classes.kind[objects.type_id[o]]));
-    children.clear();
-    for (uint32_t r = *set; r < refs.row_count() && refs.reference_set_id[r] == *set; ++r) {
-      const std::optional<uint32_t> owned = refs.owned_id.Get(r);
-      if (!owned) continue;
-      if (weak && referent != kNullStringId && refs.field_name[r] == referent) continue;
-      children.push_back(*owned);
-    }
-    std::stable_sort(children.begin(), children.end());
-    for (uint32_t c : children) {
-      if (parent_of.try_emplace(c, o).second) queue.push_back(c);
-    }
-  }
-  std::vector<std::pair<uint32_t, std::optional<uint32_t>>> tree(parent_of.begin(),
-                                                                 parent_of.end());
-  std::sort(tree.begin(), tree.end());
-  return tree;
-}
 
 // Frames in the order trace_processor feeds them to its flamegraph: object frames by object
 // id, then native frames.
@@ -166,7 +112,7 @@ std::vector<FlamegraphNode> BuildHeapGraphFlamegraph(const TraceStorage& s, uint
     }
     return nodes;
   }
-  const std::vector<Frame> frames = FramesOf(s, ShortestPathTree(s, dump_objects));
+  const std::vector<Frame> frames = FramesOf(s, HeapGraphShortestPathTree(s, dump_objects));
   // Frames merge by their path of names: (parent node, name) → node.
   std::map<std::pair<int64_t, std::string_view>, uint32_t> node_of_path;
   std::vector<uint32_t> node_of_frame(frames.size());
