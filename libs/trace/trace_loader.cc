@@ -62,6 +62,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kGlobalSlice: return "global_slice";
     case EventType::kProtoLog: return "protolog";
     case EventType::kPerfSample: return "perf_sample";
+    case EventType::kHeapProfile: return "heap_profile";
     case EventType::kGenericTaskState: return "generic_task_state";
     case EventType::kGenericTaskRename: return "generic_task_rename";
     case EventType::kGenericProcessTree: return "generic_process_tree";

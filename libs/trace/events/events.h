@@ -61,6 +61,7 @@ enum class EventType : uint8_t {
   kHeapGraph,           // a part of an ART Java heap dump (HeapGraphPacketData)
   kArtProcessMetadata,  // the process of an ART heap dump, OOME details (ArtProcessMetadataData)
   kDeobfuscationMapping,  // obfuscated → readable Java names (DeobfuscationMappingData)
+  kHeapProfile,         // a heapprofd ProfilePacket: frames, callstacks, dumps (HeapProfileData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -509,6 +510,42 @@ struct PerfSampleData {
   // null otherwise. Samples of one interned callstack share it (resolved once per sequence
   // generation), so the sorter holds each distinct callstack once.
   std::shared_ptr<const std::vector<CallstackFrame>> callstack;
+};
+
+// A heapprofd ProfilePacket resolved against its sequence. A profile may span several packets
+// (`continued`); the frames and callstacks the packets define are theirs alone (not the
+// sequence's InternedData) and are interned into stack_profile rows in the order the packets
+// define them, as trace_processor does. The dumps' allocations are cumulative per callstack;
+// the tracker turns them into deltas when the profile's last packet arrives.
+struct HeapProfileData {
+  struct Callstack {
+    uint64_t iid = 0;
+    std::vector<CallstackFrame> frames;  // outermost first; never empty
+  };
+  struct Sample {
+    uint64_t callstack_iid = 0;
+    // The callstack from the sequence's InternedData, when no packet of the profile defined
+    // `callstack_iid` (newer heapprofd interns them there); null when neither did.
+    std::shared_ptr<const std::vector<CallstackFrame>> interned_callstack;
+    uint64_t self_allocated = 0, self_freed = 0, alloc_count = 0, free_count = 0;
+  };
+  struct Dump {
+    uint32_t pid = 0;
+    StringId heap_name = kNullStringId;  // null: the producer named none (an older heapprofd)
+    int64_t window_start = 0, window_end = 0;  // trace time; equal without a start timestamp
+    bool disconnected = false, buffer_corrupted = false, buffer_overran = false;
+    bool rejected_concurrent = false, hit_guardrail = false;
+    uint64_t client_error = 0;
+    uint64_t sampling_interval_bytes = 0, orig_sampling_interval_bytes = 0;
+    uint64_t unwinding_time_us = 0, heap_samples = 0, client_spinlock_blocked_us = 0;
+    std::vector<Sample> samples;
+  };
+  uint32_t sequence_id = 0;
+  uint32_t generation = 0;  // the sequence's incremental-state generation: a new one resets
+  std::vector<CallstackFrame> frames;    // the frames this packet defines, in order
+  std::vector<Callstack> callstacks;     // the callstacks it defines, in order
+  std::vector<Dump> dumps;
+  bool continued = false;  // more packets of this profile follow
 };
 
 // A zero-duration slice on a global track known by name and type, e.g. trace triggers on

@@ -58,6 +58,8 @@ using OptI32 = std::optional<int32_t>;
   X(TW_HEAP_GRAPH_PRIMITIVE_TABLE)         \
   X(TW_HEAP_GRAPH_THREAD_CALLSITE_TABLE)   \
   X(TW_HEAP_GRAPH_JAVA_OOME_DETAILS_TABLE) \
+  X(TW_HEAP_PROFILE_TABLE)                 \
+  X(TW_HEAP_PROFILE_ALLOCATION_TABLE)      \
   X(TW_ARG_TABLE)                          \
   X(TW_FTRACE_EVENT_TABLE)                 \
   X(TW_CHROME_RAW_TABLE)                   \

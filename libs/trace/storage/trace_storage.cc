@@ -155,6 +155,9 @@ void TraceStorage::ComputeBoundsFromTables() {
     point(heap_graph_object.graph_sample_ts[r]);
   }
   for (uint32_t r = 0; r < heap_graph.row_count(); ++r) point(heap_graph.ts[r]);
+  for (uint32_t r = 0; r < heap_profile_allocation.row_count(); ++r) {
+    point(heap_profile_allocation.ts[r]);
+  }
   if (start == INT64_MAX) {
     start_ts_ = INT64_MAX;
     end_ts_ = INT64_MIN;

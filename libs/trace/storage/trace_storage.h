@@ -68,8 +68,9 @@ class TraceStorage {
 
   // The trace's bounds as trace_processor defines them once a trace is loaded: the earliest
   // and latest time in the timestamped tables (ftrace_event, sched, counter, slice,
-  // thread_state, logs, state, cpu_profile_stack_sample; an interval's end counts). (0, 0)
-  // when they are all empty; an interval that collapsed to one instant lasts 1 ns.
+  // thread_state, logs, state, cpu_profile_stack_sample, perf_sample, heap_profile_allocation;
+  // an interval's end counts). (0, 0) when they are all empty; an interval that collapsed to
+  // one instant lasts 1 ns.
   void ComputeBoundsFromTables();
 
   // Writes stats and metadata into their tables. Called once when import finishes.

@@ -24,6 +24,9 @@ class CallstackTracker {
   // The leaf callsite (stack_profile_callsite.id) of `frames`, outermost first; nullopt when
   // there are none.
   std::optional<uint32_t> InternCallstack(const std::vector<CallstackFrame>& frames);
+  // The stack_profile_frame row of `frame` (and its mapping), made on first sight: profilers
+  // that define frames before callstacks (heapprofd) get rows in definition order.
+  uint32_t InternFrame(const CallstackFrame& frame) { return Frame(frame); }
 
  private:
   uint32_t InlineMapping();

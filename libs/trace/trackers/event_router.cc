@@ -34,6 +34,7 @@ EventRouter::EventRouter(TraceContext* context)
       perf_samples_(context),
       heap_graphs_(context),
       art_process_metadata_(context),
+      heap_profiles_(context),
       protolog_(context),
       cpufreq_(storage_->Intern("cpufreq")),
       cpuidle_(storage_->Intern("cpuidle")) {}
@@ -90,6 +91,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kDeobfuscationMapping:
       ctx_->deobfuscation_mappings.push_back(std::move(e.As<DeobfuscationMappingData>()));
       break;
+    case EventType::kHeapProfile: heap_profiles_.OnEvent(e.ts, e.As<HeapProfileData>()); break;
     case EventType::kImportLog: {
       const ImportLogData& log = e.As<ImportLogData>();
       storage_->RecordImportLog(log.stat, log.log_ts, ctx_->args.AddArgSet(log.args));

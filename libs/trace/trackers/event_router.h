@@ -22,6 +22,7 @@
 #include "libs/trace/trackers/graphics_frame_tracker.h"
 #include "libs/trace/trackers/heap_graph_tracker.h"
 #include "libs/trace/trackers/kernel_event_tracker.h"
+#include "libs/trace/trackers/heap_profile_tracker.h"
 #include "libs/trace/trackers/perf_sample_tracker.h"
 #include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
@@ -94,6 +95,7 @@ class EventRouter {
   PerfSampleTracker perf_samples_;
   HeapGraphTracker heap_graphs_;
   ArtProcessMetadataTracker art_process_metadata_;
+  HeapProfileTracker heap_profiles_;
   ProtoLogTracker protolog_;
   AndroidCpuPerUidTotalsData cpu_per_uid_totals_;  // the latest cumulative totals
   AsyncTrackSets global_slices_;  // GlobalSliceData's sets of tracks

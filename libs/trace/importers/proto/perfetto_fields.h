@@ -1253,7 +1253,63 @@ inline constexpr uint32_t kIid = 1;             // uint64
 inline constexpr uint32_t kFunctionNameId = 2;  // uint64 (interned function_names)
 inline constexpr uint32_t kMappingId = 3;       // uint64 (interned mappings)
 inline constexpr uint32_t kRelPc = 4;           // uint64
+inline constexpr uint32_t kSourcePathIid = 5;   // uint64 (interned source_paths)
+inline constexpr uint32_t kLineNumber = 6;      // uint32
+inline constexpr uint32_t kKind = 7;            // Frame.Kind
+inline constexpr uint32_t kKindStr = 8;         // string (oneof with kind)
 }  // namespace profile_frame
+
+// ProfilePacket (protos/perfetto/trace/profiling/profile_packet.proto), TracePacket field 37:
+// heapprofd's dumps, with their own interned strings, mappings, frames and callstacks.
+namespace profile_packet {
+inline constexpr uint32_t kStrings = 1;       // repeated InternedString
+inline constexpr uint32_t kFrames = 2;        // repeated Frame
+inline constexpr uint32_t kCallstacks = 3;    // repeated Callstack
+inline constexpr uint32_t kMappings = 4;      // repeated Mapping
+inline constexpr uint32_t kProcessDumps = 5;  // repeated ProcessHeapSamples
+inline constexpr uint32_t kContinued = 6;     // bool
+inline constexpr uint32_t kIndex = 7;         // uint64
+}  // namespace profile_packet
+
+// ProfilePacket.ProcessHeapSamples (protos/perfetto/trace/profiling/profile_packet.proto)
+namespace profile_process_heap_samples {
+inline constexpr uint32_t kPid = 1;                        // uint64
+inline constexpr uint32_t kSamples = 2;                    // repeated HeapSample
+inline constexpr uint32_t kFromStartup = 3;                // bool
+inline constexpr uint32_t kRejectedConcurrent = 4;         // bool
+inline constexpr uint32_t kStats = 5;                      // ProcessStats
+inline constexpr uint32_t kDisconnected = 6;               // bool
+inline constexpr uint32_t kBufferOverran = 7;              // bool
+inline constexpr uint32_t kBufferCorrupted = 8;            // bool
+inline constexpr uint32_t kTimestamp = 9;                  // uint64 (CLOCK_MONOTONIC_COARSE)
+inline constexpr uint32_t kHitGuardrail = 10;              // bool
+inline constexpr uint32_t kHeapName = 11;                  // string
+inline constexpr uint32_t kSamplingIntervalBytes = 12;     // uint64
+inline constexpr uint32_t kOrigSamplingIntervalBytes = 13; // uint64
+inline constexpr uint32_t kClientError = 14;               // ClientError (1: hit timeout)
+inline constexpr uint32_t kStartTimestamp = 15;            // uint64 (CLOCK_MONOTONIC_COARSE)
+}  // namespace profile_process_heap_samples
+
+// ProfilePacket.HeapSample (protos/perfetto/trace/profiling/profile_packet.proto)
+namespace profile_heap_sample {
+inline constexpr uint32_t kCallstackId = 1;    // uint64
+inline constexpr uint32_t kSelfAllocated = 2;  // uint64
+inline constexpr uint32_t kSelfFreed = 3;      // uint64
+inline constexpr uint32_t kTimestamp = 4;      // uint64
+inline constexpr uint32_t kAllocCount = 5;     // uint64
+inline constexpr uint32_t kFreeCount = 6;      // uint64
+inline constexpr uint32_t kSelfMax = 8;        // uint64
+inline constexpr uint32_t kSelfMaxCount = 9;   // uint64
+}  // namespace profile_heap_sample
+
+// ProfilePacket.ProcessStats (protos/perfetto/trace/profiling/profile_packet.proto)
+namespace profile_process_stats {
+inline constexpr uint32_t kUnwindingErrors = 1;         // uint64
+inline constexpr uint32_t kHeapSamples = 2;             // uint64
+inline constexpr uint32_t kMapReparses = 3;             // uint64
+inline constexpr uint32_t kTotalUnwindingTimeUs = 5;    // uint64
+inline constexpr uint32_t kClientSpinlockBlockedUs = 6; // uint64
+}  // namespace profile_process_stats
 
 // Callstack (protos/perfetto/trace/profiling/profile_common.proto)
 namespace profile_callstack {

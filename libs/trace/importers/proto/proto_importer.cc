@@ -53,6 +53,7 @@ std::string PacketKindName(uint32_t field) {
     case pf::kTracePacketHeapGraph: return "heap_graph";
     case tp::kArtProcessMetadata: return "art_process_metadata";
     case tp::kDeobfuscationMapping: return "deobfuscation_mapping";
+    case tp::kProfilePacket: return "profile_packet";
     default: return absl::StrCat("field_", field);
   }
 }
@@ -66,6 +67,7 @@ ProtoImporter::ProtoImporter(ImportContext* ctx)
       system_probes_(ctx),
       perf_samples_(ctx),
       heap_graphs_(ctx),
+      heap_profiles_(ctx),
       protovm_(ctx) {
   ctx_->track_events = &track_events_;
 }
@@ -507,6 +509,13 @@ void ProtoImporter::ImportPacket(std::string_view bytes, bool is_protovm_state) 
         heap_graphs_.DecodeArtProcessMetadata(packet, data);
       } else {
         heap_graphs_.DecodeDeobfuscationMapping(packet, data);
+      }
+      return;
+    case tp::kProfilePacket:
+      if (data.type == proto::kLengthDelimited) {
+        heap_profiles_.Decode(packet, data);
+      } else {
+        ctx_->storage->IncrementStat("proto_decode_errors");
       }
       return;
     case tp::kCompressedPackets:

@@ -13,6 +13,7 @@
 #include "libs/trace/importers/proto/ftrace_decoder.h"
 #include "libs/trace/importers/proto/heap_graph_decoder.h"
 #include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/heap_profile_decoder.h"
 #include "libs/trace/importers/proto/perf_sample_decoder.h"
 #include "libs/trace/importers/proto/protovm_incremental_tracing.h"
 #include "libs/trace/importers/proto/system_probes_decoder.h"
@@ -66,6 +67,7 @@ class ProtoImporter {
   SystemProbesDecoder system_probes_;
   PerfSampleDecoder perf_samples_;
   HeapGraphDecoder heap_graphs_;  // ART heap dumps, their process metadata, deobfuscation maps
+  HeapProfileDecoder heap_profiles_;
   ProtoVmIncrementalTracing protovm_;
   ProtoImportStats stats_;
   int64_t latest_ts_ = 0;

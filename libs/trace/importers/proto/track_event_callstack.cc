@@ -11,17 +11,6 @@ namespace {
 
 namespace id = pf::interned_data;
 
-std::string Hex(std::string_view raw) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(raw.size() * 2);
-  for (unsigned char c : raw) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 0xf]);
-  }
-  return out;
-}
-
 // An interned Mapping: its build id (hex) and its path, "/"-joined from the interned path
 // components (a single full path keeps its own leading slash).
 std::optional<CallstackFrame::Mapping> DecodeMapping(ImportContext* ctx, const SequenceState& seq,
@@ -41,7 +30,7 @@ std::optional<CallstackFrame::Mapping> DecodeMapping(ImportContext* ctx, const S
         if (f.as_uint64() == 0) break;
         const auto raw = InternedString(seq, id::kBuildIds, f.as_uint64());
         if (!raw) return std::nullopt;
-        if (!raw->empty()) out.build_id = ctx->Intern(Hex(*raw));
+        if (!raw->empty()) out.build_id = ctx->Intern(BuildIdHex(*raw));
         break;
       }
       case m::kPathStringIds: {
@@ -108,6 +97,17 @@ std::optional<CallstackFrame> DecodeFrame(ImportContext* ctx, const SequenceStat
 }
 
 }  // namespace
+
+std::string BuildIdHex(std::string_view raw) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(raw.size() * 2);
+  for (unsigned char c : raw) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 0xf]);
+  }
+  return out;
+}
 
 std::optional<std::vector<CallstackFrame>> DecodeInlineCallstack(ImportContext* ctx,
                                                                  const proto::Field& callstack) {

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "libs/trace/events/events.h"
@@ -13,6 +15,9 @@
 #include "libs/trace/importers/proto/sequence_state.h"
 
 namespace tw {
+
+// A build id as stack_profile_mapping shows it: the raw bytes in lower-case hex.
+std::string BuildIdHex(std::string_view raw);
 
 // The frames of an InlineCallstack, outermost first; nullopt when it is malformed.
 std::optional<std::vector<CallstackFrame>> DecodeInlineCallstack(ImportContext* ctx,

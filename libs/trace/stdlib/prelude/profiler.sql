@@ -92,3 +92,40 @@ SELECT
   id, ts, utid, cpu, COALESCE(cpu_mode, 'unknown') AS cpu_mode, callsite_id, unwind_error,
   perf_session_id
 FROM __intrinsic_perf_sample;
+
+-- The heap profiles (heapprofd dumps) of the trace: one row per (process, dump, heap), the
+-- window of time the dump covers.
+CREATE PERFETTO VIEW heap_profile(
+  -- Row id.
+  id ID,
+  -- Start of the profiling window; equal to ts_end when the producer gave no start.
+  ts TIMESTAMP,
+  -- When the dump was taken: the ts of its allocations in heap_profile_allocation.
+  ts_end TIMESTAMP,
+  -- ts_end - ts.
+  dur DURATION,
+  -- The profiled process.
+  upid JOINID(process.id),
+  -- The heap dumped (libc.malloc, com.android.art, ...), NULL when the producer named none.
+  heap_name STRING
+) AS
+SELECT id, ts, ts_end, dur, upid, heap_name FROM __intrinsic_heap_profile;
+
+-- Allocations and frees at a callsite between two heapprofd dumps (not sorted by ts).
+CREATE PERFETTO VIEW heap_profile_allocation(
+  -- Row id.
+  id ID,
+  -- When the dump that reported them was taken (heap_profile.ts_end).
+  ts TIMESTAMP,
+  -- The allocating process.
+  upid JOINID(process.id),
+  -- The heap allocated from; 'unknown' when the producer named none.
+  heap_name STRING,
+  -- The callstack allocated at.
+  callsite_id JOINID(stack_profile_callsite.id),
+  -- > 0: allocations since the previous dump; < 0: how many of them were freed.
+  count LONG,
+  -- > 0: bytes allocated since the previous dump; < 0: bytes of them freed.
+  size LONG
+) AS
+SELECT id, ts, upid, heap_name, callsite_id, count, size FROM __intrinsic_heap_profile_allocation;

@@ -124,4 +124,41 @@ TW_DEFINE_TABLE(TW_PERF_SAMPLE_TABLE)
 // clang-format on
 TW_DEFINE_TABLE(TW_PERF_SAMPLE_COUNTER_TABLE)
 
+// clang-format off
+#define TW_HEAP_PROFILE_TABLE(TABLE, COLUMN)                                                     \
+  TABLE(HeapProfileTable, heap_profile,                                                          \
+        "The heap profiles (heapprofd dumps) of the trace: one row per (process, dump, heap), "  \
+        "the window of time the dump covers.")                                                   \
+  COLUMN(ts, Int64, kNone, {}, "Start of the profiling window (trace clock, ns).")               \
+  COLUMN(ts_end, Int64, kNone, {},                                                               \
+         "End of the window: when the dump was taken, and the ts of its allocations "            \
+         "(heap_profile_allocation joins on upid and ts = ts_end).")                             \
+  COLUMN(dur, Int64, kNone, {}, "ts_end - ts; 0 when the producer gave no start.")               \
+  COLUMN(upid, Uint32, kNone, {}, "The profiled process (process.upid).")                        \
+  COLUMN(heap_name, String, kNone, {},                                                           \
+         "The heap dumped (libc.malloc for the native heap, com.android.art, a custom heap); "   \
+         "NULL when the producer named none.")
+// clang-format on
+TW_DEFINE_TABLE(TW_HEAP_PROFILE_TABLE)
+
+// clang-format off
+#define TW_HEAP_PROFILE_ALLOCATION_TABLE(TABLE, COLUMN)                                          \
+  TABLE(HeapProfileAllocationTable, heap_profile_allocation,                                     \
+        "Allocations and frees at a callsite between two heapprofd dumps. Not sorted by ts.")    \
+  COLUMN(ts, Int64, kNone, {},                                                                   \
+         "When the dump that reported them was taken: every row of a dump has its ts "          \
+         "(heap_profile.ts_end).")                                                               \
+  COLUMN(upid, Uint32, kNone, {}, "The allocating process (process.upid).")                      \
+  COLUMN(heap_name, String, kNone, {},                                                           \
+         "The heap allocated from; 'unknown' when the producer named none.")                    \
+  COLUMN(callsite_id, Uint32, kNone, {}, "The callstack allocated at (stack_profile_callsite).") \
+  COLUMN(count, Int64, kNone, {},                                                                \
+         "> 0: allocations at the callsite since the previous dump; < 0: how many of them were " \
+         "freed.")                                                                               \
+  COLUMN(size, Int64, kNone, {},                                                                 \
+         "> 0: bytes allocated at the callsite since the previous dump; < 0: bytes of them "     \
+         "freed.")
+// clang-format on
+TW_DEFINE_TABLE(TW_HEAP_PROFILE_ALLOCATION_TABLE)
+
 }  // namespace tw
