@@ -25,6 +25,7 @@ EventRouter::EventRouter(TraceContext* context)
       kernel_events_(context),
       cma_allocs_(context),
       ufs_commands_(context),
+      pkvm_hypervisor_(context),
       generic_kernel_(context),
       ftrace_window_(context->storage),
       winscope_(context),
@@ -420,6 +421,7 @@ void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   kernel_events_.OnFtraceEvent(ts, raw);
   cma_allocs_.OnFtraceEvent(ts, raw);
   ufs_commands_.OnFtraceEvent(ts, raw);
+  pkvm_hypervisor_.OnFtraceEvent(ts, raw);
 }
 
 // The print event's kFtraceRaw twin, rebuilt from its inline fields: the args the print

@@ -24,6 +24,7 @@
 #include "libs/trace/trackers/kernel_event_tracker.h"
 #include "libs/trace/trackers/heap_profile_tracker.h"
 #include "libs/trace/trackers/perf_sample_tracker.h"
+#include "libs/trace/trackers/pkvm_hypervisor_tracker.h"
 #include "libs/trace/trackers/state_tracker.h"
 #include "libs/trace/trackers/suspend_resume_tracker.h"
 #include "libs/trace/trackers/trace_context.h"
@@ -86,6 +87,7 @@ class EventRouter {
   KernelEventTracker kernel_events_;
   CmaAllocTracker cma_allocs_;
   UfsCommandTracker ufs_commands_;
+  PkvmHypervisorTracker pkvm_hypervisor_;
   GenericKernelTracker generic_kernel_;
   FtraceDropWindow ftrace_window_;
   WinscopeTracker winscope_;
