@@ -26,25 +26,6 @@ uint32_t GroupedUid(uint32_t uid) { return IsGroupedUid(uid) ? uid - uid % 10000
 
 }  // namespace
 
-void CpuPerUidDecoder::Push(const PacketContext& packet, CounterEmitter::Track track,
-                            uint64_t key, double value) {
-  auto [it, inserted] = sparse_.try_emplace(key);
-  Sparse& s = it->second;
-  const bool changed = s.last_value != value;
-  if (changed && !inserted && !s.written) {
-    PacketContext at = packet;
-    at.ts = s.last_ts;
-    counters_.Emit(at, track, s.last_value);
-  }
-  s.written = false;
-  if (inserted || changed) {
-    counters_.Emit(packet, track, value);
-    s.written = true;
-  }
-  s.last_value = value;
-  s.last_ts = packet.ts;
-}
-
 void CpuPerUidDecoder::Decode(const PacketContext& packet, const proto::Field& field) {
   SequenceValues& seq = sequences_[packet.sequence_id];
   const uint32_t generation = packet.sequence ? packet.sequence->generation() : 0;
@@ -87,23 +68,22 @@ void CpuPerUidDecoder::Decode(const PacketContext& packet, const proto::Field& f
 
   auto totals = [&](std::string_view type, const std::map<uint32_t, uint64_t>& by_cluster) {
     for (const auto& [c, ms] : by_cluster) {
-      Push(packet,
-           {CounterData::Scope::kGlobal, 0,
-            "CPU for " + std::string(type) + " CL" + std::to_string(c),
-            "android_cpu_per_uid_totals", "ms",
-            {counters_.StringDimension("type", type), counters_.UintDimension("cluster", c)}},
-           Key(type == "System" ? 0xfffffffeu : 0xffffffffu, c), static_cast<double>(ms));
+      const std::string name = "CPU for " + std::string(type) + " CL" + std::to_string(c);
+      sparse_.Push(packet, Key(type == "System" ? 0xfffffffeu : 0xffffffffu, c),
+                   {CounterData::Scope::kGlobal, 0, name, "android_cpu_per_uid_totals", "ms",
+                    {counters_.StringDimension("type", type),
+                     counters_.UintDimension("cluster", c)}},
+                   static_cast<double>(ms));
     }
   };
   totals("System", system_totals_);
   totals("Apps", app_totals_);
   auto per_uid = [&](uint32_t uid, uint32_t c, uint64_t value) {
-    Push(packet,
-         {CounterData::Scope::kGlobal, 0,
-          "CPU for UID " + std::to_string(uid) + " CL" + std::to_string(c),
-          "android_cpu_per_uid", "ms",
-          {counters_.UintDimension("uid", uid), counters_.UintDimension("cluster", c)}},
-         Key(uid, c) ^ (uint64_t{1} << 63), static_cast<double>(value));
+    const std::string name = "CPU for UID " + std::to_string(uid) + " CL" + std::to_string(c);
+    sparse_.Push(packet, Key(uid, c) ^ (uint64_t{1} << 63),
+                 {CounterData::Scope::kGlobal, 0, name, "android_cpu_per_uid", "ms",
+                  {counters_.UintDimension("uid", uid), counters_.UintDimension("cluster", c)}},
+                 static_cast<double>(value));
   };
   // Grouped uids show their group's accumulated time; the others their own counter.
   for (const auto& [key, ms] : cumulative_) {

@@ -12,12 +12,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "libs/trace/importers/proto/counter_emitter.h"
 #include "libs/trace/importers/proto/import_context.h"
+#include "libs/trace/importers/proto/sparse_counter.h"
 
 namespace tw {
 
 class CpuPerUidDecoder {
  public:
-  explicit CpuPerUidDecoder(ImportContext* ctx) : ctx_(ctx), counters_(ctx) {}
+  explicit CpuPerUidDecoder(ImportContext* ctx) : ctx_(ctx), counters_(ctx), sparse_(&counters_) {}
 
   void Decode(const PacketContext& packet, const proto::Field& field);
 
@@ -28,12 +29,6 @@ class CpuPerUidDecoder {
     uint32_t cluster_count = 0;
     absl::flat_hash_map<uint64_t, uint64_t> last_values;  // (uid, cluster) → value
   };
-  struct Sparse {
-    double last_value = 0;
-    int64_t last_ts = 0;
-    bool written = false;
-  };
-  void Push(const PacketContext& packet, CounterEmitter::Track track, uint64_t key, double value);
   // The cpu time each (uid, cluster) accrued so far, for android_cpu_per_uid_track.
   void PushTotals(const PacketContext& packet);
 
@@ -43,7 +38,7 @@ class CpuPerUidDecoder {
   absl::flat_hash_map<uint64_t, uint64_t> last_value_;   // across sequences
   std::map<uint64_t, uint64_t> cumulative_;               // (grouped uid, cluster) → delta ms
   std::map<uint32_t, uint64_t> system_totals_, app_totals_;  // by cluster
-  absl::flat_hash_map<uint64_t, Sparse> sparse_;          // by track key
+  SparseCounters sparse_;                                 // by track key
 };
 
 }  // namespace tw

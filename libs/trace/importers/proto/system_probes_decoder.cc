@@ -35,6 +35,7 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       generic_kernel_(ctx),
       power_(ctx),
       cpu_per_uid_(ctx),
+      kernel_wakelocks_(ctx),
       winscope_(ctx),
       protolog_(ctx) {}
 
@@ -156,6 +157,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kCpuPerUidData:
       if (message) cpu_per_uid_.Decode(packet, field);
+      return true;
+    case tp::kKernelWakelockData:
+      if (message) kernel_wakelocks_.Decode(packet, field);
       return true;
     case kProtoLogMessage:
       if (message) protolog_.DecodeMessage(packet, field);

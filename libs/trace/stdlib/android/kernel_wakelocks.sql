@@ -1,12 +1,12 @@
 -- Kernel (and native) wakelocks: how much of the time the device was awake each one was held.
 -- The android.kernel_wakelocks data source polls each wakelock's total held time as a counter
 -- (tracks of type android_kernel_wakelock); between two polls the counter's growth is the time
--- held, and the awake time is the interval minus the time the device spent suspended.
+-- held, and the awake time is the part of the interval the device was not suspended.
 
 INCLUDE PERFETTO MODULE android.suspend;
 INCLUDE PERFETTO MODULE counters.intervals;
 
--- One row per wakelock and interval between two of its polls.
+-- One row per wakelock and interval between two of its polls, ordered by time then name.
 CREATE PERFETTO TABLE android_kernel_wakelocks(
   -- When the interval began (trace clock, ns).
   ts TIMESTAMP,
@@ -37,15 +37,29 @@ WITH
     JOIN tracks AS t ON t.id = iv.track_id
     WHERE iv.next_value IS NOT NULL
   ),
+  -- Each interval cut by the suspend states it spans (the trace's bounds: outside them the
+  -- state is unknown and the interval is not counted).
+  pieces AS (
+    SELECT
+      p.ts,
+      p.name,
+      p.type,
+      p.held_dur,
+      s.power_state,
+      MIN(s.ts + s.dur, p.ts + p.dur) - MAX(s.ts, p.ts) AS piece_dur
+    FROM polls AS p
+    JOIN android_suspend_state AS s ON s.ts < p.ts + p.dur AND s.ts + s.dur > p.ts
+  ),
   with_awake AS (
     SELECT
-      p.*,
-      p.dur - IFNULL((
-        SELECT SUM(MIN(s.ts + s.dur, p.ts + p.dur) - MAX(s.ts, p.ts))
-        FROM android_suspend_state AS s
-        WHERE s.power_state != 'awake' AND s.ts < p.ts + p.dur AND s.ts + s.dur > p.ts
-      ), 0) AS awake_dur
-    FROM polls AS p
+      ts,
+      name,
+      type,
+      held_dur,
+      SUM(piece_dur) AS dur,
+      SUM(IIF(power_state = 'awake', piece_dur, 0)) AS awake_dur
+    FROM pieces
+    GROUP BY ts, name, type, held_dur
   )
 SELECT
   ts,
@@ -56,4 +70,4 @@ SELECT
   cast_int!(held_dur) AS held_dur,
   MAX(MIN(held_dur * 1.0 / awake_dur, 1.0), 0.0) AS held_ratio
 FROM with_awake
-ORDER BY name, ts;
+ORDER BY ts, name, type;
