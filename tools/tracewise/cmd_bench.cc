@@ -231,6 +231,7 @@ struct BenchOptions {
   bool phases = true;
   bool check = false;
   bool includes = false;  // time INCLUDE of every stdlib module instead of the import
+  bool intervals = false;  // time _interval_intersect! instead of the import
 };
 
 struct EncodingResult {
@@ -323,11 +324,14 @@ int Usage() {
                "                       [--runs=N] [--seed=N] [--load=F] [--print-rate=HZ] [--trace=PATH]\n"
                "                       [--dir=DIR] [--keep] [--no-phases] [--json] [--check]\n"
                "       tracewise bench --includes [--trace=PATH] [--runs=N] [--json] [--check]\n"
+               "       tracewise bench --intervals [--runs=N] [--json]\n"
                "  Imports a synthetic sched trace (or PATH) in a child process per run and\n"
                "  reports events/s and peak RSS per event against the targets (>= %.1f M\n"
                "  events/s, <= %.0f B/event). --check exits 1 when a target is missed.\n"
                "  --includes times INCLUDE PERFETTO MODULE of every stdlib module, cold, on\n"
-               "  2.8 s of tracegen's 'large' scenario (~1 M events; or PATH); target < 150 ms.\n",
+               "  2.8 s of tracegen's 'large' scenario (~1 M events; or PATH); target < 150 ms.\n"
+               "  --intervals times _interval_intersect! on 20 k x 20 k and 1 M x 1 M intervals,\n"
+               "  without and with partitions.\n",
                kTargetEventsPerSecond / 1e6, kTargetBytesPerEvent);
   return 2;
 }
@@ -379,6 +383,8 @@ std::optional<BenchOptions> ParseArgs(const Args& args) {
       o.check = true;
     } else if (a == "--includes") {
       o.includes = true;
+    } else if (a == "--intervals") {
+      o.intervals = true;
     } else {
       return std::nullopt;
     }
@@ -556,6 +562,7 @@ int RunBench(const Args& args) {
   if (!parsed) return Usage();
   const BenchOptions& o = *parsed;
   if (o.includes) return RunBenchIncludes(o.trace, o.runs, o.check, o.json);
+  if (o.intervals) return RunBenchIntervals(o.runs, o.json);
   std::string dir = o.dir;
   const bool own_dir = o.trace.empty() && dir.empty();
   if (own_dir) {

@@ -17,6 +17,7 @@ int RunInfo(const Args& args);
 int RunBench(const Args& args);
 // `bench --includes` (cmd_bench_includes.cc): cold INCLUDE time of every stdlib module.
 int RunBenchIncludes(const std::string& trace, int runs, bool check, bool json);
+int RunBenchIntervals(int runs, bool json);
 int RunSynthSched(const Args& args);
 int RunTracegen(const Args& args);
 int RunSkillCommand(const Args& args);

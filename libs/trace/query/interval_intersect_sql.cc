@@ -2,15 +2,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "libs/trace/query/interval_intersect_table.h"
 
 namespace tw {
 namespace {
 
 // `alias.column`, the column quoted unless it is already.
-std::string Col(size_t table, const std::string& column) {
+std::string Col(const char* alias, const std::string& column) {
   const bool quoted = !column.empty() && (column.front() == '"' || column.front() == '`' ||
                                           column.front() == '[');
-  return absl::StrCat("s", table, ".", quoted ? column : absl::StrCat("\"", column, "\""));
+  return absl::StrCat(alias, ".", quoted ? column : absl::StrCat("\"", column, "\""));
 }
 
 }  // namespace
@@ -21,41 +22,36 @@ absl::StatusOr<std::string> IntervalIntersectSql(const std::vector<IntervalSourc
     return absl::InvalidArgumentError(
         absl::StrCat("interval intersect needs at least two tables, got ", sources.size()));
   }
-  std::vector<std::string> starts, ends;
+  if (sources.size() > static_cast<size_t>(kIntervalIntersectMaxTables)) {
+    return absl::InvalidArgumentError(absl::StrCat("interval intersect takes at most ",
+                                                   kIntervalIntersectMaxTables, " tables, got ",
+                                                   sources.size()));
+  }
+  if (partitions.size() > static_cast<size_t>(kIntervalIntersectMaxPartitions)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("interval intersect takes at most ", kIntervalIntersectMaxPartitions,
+                     " partition columns, got ", partitions.size()));
+  }
+  // Each table gathered into a set of intervals by an aggregate (run by SQLite, so the tables
+  // may be views, subqueries or a WITH clause's names), then one sweep over all the sets.
+  std::vector<std::string> sets;
+  for (const IntervalSource& s : sources) {
+    std::vector<std::string> args = {Col("s", s.id_column), Col("s", s.ts_column),
+                                     Col("s", s.dur_column)};
+    for (const std::string& p : partitions) args.push_back(Col("s", p));
+    sets.push_back(absl::StrCat("(SELECT __intrinsic_intervals_agg(", absl::StrJoin(args, ", "),
+                                ") FROM ", s.table, " AS s)"));
+  }
+  std::vector<std::string> select = {"ii.ts AS ts", "ii.dur AS dur"};
   for (size_t i = 0; i < sources.size(); ++i) {
-    starts.push_back(Col(i, sources[i].ts_column));
-    ends.push_back(absl::StrCat(Col(i, sources[i].ts_column), " + ", Col(i, sources[i].dur_column)));
+    select.push_back(absl::StrCat("ii.id_", i, " AS id_", i));
   }
-  const std::string latest_start = absl::StrCat("MAX(", absl::StrJoin(starts, ", "), ")");
-  const std::string earliest_end = absl::StrCat("MIN(", absl::StrJoin(ends, ", "), ")");
-
-  std::vector<std::string> select = {absl::StrCat(latest_start, " AS ts"),
-                                     absl::StrCat(earliest_end, " - ", latest_start, " AS dur")};
-  for (size_t i = 0; i < sources.size(); ++i) {
-    select.push_back(absl::StrCat(Col(i, sources[i].id_column), " AS id_", i));
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    select.push_back(absl::StrCat("ii.part_", i, " AS ", partitions[i]));
   }
-  for (const std::string& p : partitions) select.push_back(absl::StrCat(Col(0, p), " AS ", p));
-
-  std::string from = absl::StrCat(sources[0].table, " AS s0");
-  for (size_t j = 1; j < sources.size(); ++j) {
-    std::vector<std::string> on;
-    for (const std::string& p : partitions) on.push_back(absl::StrCat(Col(0, p), " = ", Col(j, p)));
-    // Pairwise meeting suffices for intervals on a line (any two sharing a point means all do).
-    for (size_t i = 0; i < j; ++i) {
-      const std::string s = absl::StrCat("MAX(", starts[i], ", ", starts[j], ")");
-      // Plain range terms first (an index on ts can serve them), then the exact rule: the
-      // later start is no later than both ends and, for a non-empty interval, before its end.
-      on.push_back(absl::StrCat(starts[j], " <= ", ends[i]));
-      on.push_back(absl::StrCat(starts[i], " <= ", ends[j]));
-      for (size_t k : {i, j}) {
-        on.push_back(absl::StrCat("(", Col(k, sources[k].dur_column), " = 0 OR ", s, " < ",
-                                  ends[k], ")"));
-      }
-    }
-    absl::StrAppend(&from, " JOIN ", sources[j].table, " AS s", j, " ON ",
-                    absl::StrJoin(on, " AND "));
-  }
-  return absl::StrCat("(SELECT ", absl::StrJoin(select, ", "), " FROM ", from, ")");
+  return absl::StrCat("(SELECT ", absl::StrJoin(select, ", "),
+                      " FROM __intrinsic_interval_intersect_sweep(", absl::StrJoin(sets, ", "),
+                      ") AS ii)");
 }
 
 }  // namespace tw

@@ -9,7 +9,9 @@
 // start), dur (the earliest end minus ts), id_0, id_1, ... (each table's id, in the order given)
 // and the partition columns. An interval is [ts, ts + dur); a zero-duration one is the point ts,
 // which meets an interval containing it (start included, end excluded) and a point at the same
-// ts. Intervals of one table may overlap each other.
+// ts. Intervals of one table may overlap each other. The subquery gathers each table with
+// __intrinsic_intervals_agg and intersects them in one sweep (interval_intersect_table.h), so
+// the cost is O(n log n + rows out) with or without partitions.
 
 #include <string>
 #include <vector>
@@ -25,7 +27,8 @@ struct IntervalSource {
   std::string dur_column = "dur";
 };
 
-// Errors: INVALID_ARGUMENT with fewer than two tables.
+// Errors: INVALID_ARGUMENT with fewer than two tables, more than kIntervalIntersectMaxTables
+// or more than kIntervalIntersectMaxPartitions partition columns.
 absl::StatusOr<std::string> IntervalIntersectSql(const std::vector<IntervalSource>& sources,
                                                  const std::vector<std::string>& partitions);
 

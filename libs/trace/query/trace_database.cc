@@ -21,6 +21,7 @@
 #include "libs/trace/query/read_only_guard.h"
 #include "libs/trace/query/legacy_statement_functions.h"
 #include "libs/trace/query/regexp_functions.h"
+#include "libs/trace/query/interval_intersect_table.h"
 #include "libs/trace/query/slice_layout_table.h"
 #include "libs/trace/query/experimental_flamegraph_table.h"
 #include "libs/trace/query/span_join_table.h"
@@ -533,6 +534,7 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterFlamegraphModule(db));
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
   RETURN_IF_ERROR(RegisterExperimentalFlamegraph(db, storage));
+  RETURN_IF_ERROR(RegisterIntervalIntersect(db));
   RETURN_IF_ERROR(RegisterLegacyStatementFunctions(db, &impl.legacy_queue));
   RETURN_IF_ERROR(RegisterWindowFunctions(db));
   RETURN_IF_ERROR(RegisterRegexpFunctions(db));
