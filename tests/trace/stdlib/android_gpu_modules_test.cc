@@ -41,22 +41,29 @@ TEST(AndroidGpuModules, FrequencyIntervalsPerGpu) {
                    {"1200", "800", "1", "900000", "NULL", "NULL"}}));
 }
 
+// The last sample lasts until just after the process's end (or the trace's), as
+// trace_processor's per-process counters do.
 TEST(AndroidGpuModules, MemoryPerProcessLastsUntilTheNextSampleOrTheEnd) {
   TraceBuilder b;
   const uint32_t app = b.Process(400, "com.example.game");
-  const uint32_t track = b.CounterTrack("GPU Memory", "process_gpu_memory");
-  b.s.track.upid.Set(track, app);
+  const uint32_t track = b.ProcessCounterTrack(app, "GPU Memory");
+  const uint32_t ended = b.Process(500, "com.example.gone");
+  b.s.process.end_ts.Set(ended, 250);
+  const uint32_t ended_track = b.ProcessCounterTrack(ended, "GPU Memory");
   const uint32_t global = b.CounterTrack("GPU Memory", "gpu_memory");  // not per process
   b.Counter(track, 100, 4096);
   b.Counter(track, 300, 8192);
+  b.Counter(ended_track, 200, 64);
   b.Counter(global, 100, 1 << 20);
   b.s.ExtendBounds(100);
   b.s.ExtendBounds(1000);
   auto db = stdlib_testing::OpenOrDie(b.storage.get());
   EXPECT_EQ(Rows(*db, "INCLUDE PERFETTO MODULE android.gpu.memory;"
-                      "SELECT ts, dur, upid, gpu_memory FROM android_gpu_memory_per_process"),
+                      "SELECT ts, dur, upid, gpu_memory FROM android_gpu_memory_per_process "
+                      "ORDER BY upid, ts"),
             (Table{{"100", "200", std::to_string(app), "4096"},
-                   {"300", "700", std::to_string(app), "8192"}}));
+                   {"300", "701", std::to_string(app), "8192"},
+                   {"200", "51", std::to_string(ended), "64"}}));
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 -- GPU memory used by each process over time.
 
-INCLUDE PERFETTO MODULE counters.intervals;
+INCLUDE PERFETTO MODULE linux.memory.general;
 
--- Each process's GPU memory as intervals: a sample holds until the process's next sample (the
--- last one until the end of the trace).
+-- Each process's GPU memory (its "GPU Memory" counter) as intervals: a sample holds until the
+-- process's next sample; the last one until just after the process ended (or the trace's end).
 CREATE PERFETTO TABLE android_gpu_memory_per_process(
   -- When the amount was sampled (trace clock, ns).
   ts TIMESTAMP,
@@ -14,11 +14,6 @@ CREATE PERFETTO TABLE android_gpu_memory_per_process(
   -- GPU memory in use by the process, in bytes.
   gpu_memory LONG
 ) AS
-SELECT c.ts, c.dur, t.upid, cast_int!(c.value) AS gpu_memory
-FROM counter_leading_intervals!((
-  SELECT c.id, c.ts, c.track_id, c.value
-  FROM counter AS c
-  JOIN process_counter_track AS t ON t.id = c.track_id
-  WHERE t.type = 'process_gpu_memory'
-)) AS c
-JOIN process_counter_track AS t ON t.id = c.track_id;
+SELECT ts, dur, upid, cast_int!(value) AS gpu_memory
+FROM _all_counters_per_process
+WHERE name = 'GPU Memory';
