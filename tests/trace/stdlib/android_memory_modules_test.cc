@@ -1,4 +1,4 @@
-// android.memory.* modules (dmabuf) over hand-built traces.
+// android.memory.* modules (dmabuf, memory_breakdown) over hand-built traces.
 
 #include <gtest/gtest.h>
 
@@ -80,6 +80,69 @@ TEST(AndroidDmabuf, GrallocAllocationsAreChargedToTheBinderClient) {
             (Table{{"150", "8192", "42", "101", "100"},
                    {"300", "512", "43", "501", "500"},
                    {"400", "-8192", "42", "101", "100"}}));
+}
+
+// A zygote, an app it forked (alive from 100 to 700) and a native daemon, each with RSS.
+struct BreakdownTrace {
+  TraceBuilder b;
+  uint32_t zygote = b.Process(1, "zygote64");
+  uint32_t app = b.Process(100, "com.example.app", zygote);
+  uint32_t daemon = b.Process(200, "/system/bin/daemon");
+
+  BreakdownTrace() {
+    b.s.process.start_ts.Set(app, 100);
+    b.s.process.end_ts.Set(app, 700);
+    const uint32_t z_anon = b.ProcessCounterTrack(zygote, "mem.rss.anon");
+    b.Counter(z_anon, 0, 1000);
+    b.Counter(z_anon, 500, 3000);  // the zygote's average anon RSS: 2000
+    const uint32_t z_file = b.ProcessCounterTrack(zygote, "mem.rss.file");
+    b.Counter(z_file, 0, 400);
+    const uint32_t anon = b.ProcessCounterTrack(app, "mem.rss.anon");
+    b.Counter(anon, 50, 5000);   // before the app started: clipped to 100
+    b.Counter(anon, 400, 1500);  // below the zygote's average: adjusted to 0
+    const uint32_t shmem = b.ProcessCounterTrack(app, "mem.rss.shmem");
+    b.Counter(shmem, 200, 800);  // not shared with the zygote: kept
+    const uint32_t heap = b.ProcessCounterTrack(app, "Heap size (KB)");
+    b.Counter(heap, 300, 10);  // KB
+    const uint32_t d_anon = b.ProcessCounterTrack(daemon, "mem.rss.anon");
+    b.Counter(d_anon, 0, 7000);  // not forked by a zygote: kept
+    b.ProcessCounterTrack(app, "mem.unrelated");
+  }
+};
+
+TEST(AndroidMemoryBreakdown, IntervalsClippedToTheProcessAndAdjustedForItsZygote) {
+  BreakdownTrace t;
+  auto db = t.b.Open(0, 1000);
+  EXPECT_EQ(Rows(*db, "INCLUDE PERFETTO MODULE android.memory.memory_breakdown;"
+                      "SELECT process_name, memory_track_name, ts, dur, value, "
+                      "zygote_adjusted_value FROM android_process_memory_intervals "
+                      "ORDER BY process_name, memory_track_name, ts"),
+            (Table{{"/system/bin/daemon", "mem.rss.anon", "0", "1000", "7000", "7000"},
+                   {"com.example.app", "mem.heap", "300", "400", "10240", "10240"},
+                   {"com.example.app", "mem.rss.anon", "100", "300", "5000", "3000"},
+                   {"com.example.app", "mem.rss.anon", "400", "300", "1500", "0"},
+                   {"com.example.app", "mem.rss.shmem", "200", "500", "800", "800"},
+                   {"zygote64", "mem.rss.anon", "0", "500", "1000", "1000"},
+                   {"zygote64", "mem.rss.anon", "500", "500", "3000", "3000"},
+                   {"zygote64", "mem.rss.file", "0", "1000", "400", "400"}}));
+}
+
+TEST(AndroidMemoryBreakdown, SplitByOomBucket) {
+  BreakdownTrace t;
+  const uint32_t oom = t.b.ProcessCounterTrack(t.daemon, "oom_score_adj");
+  t.b.Counter(oom, 0, 0);
+  t.b.Counter(oom, 600, 950);
+  auto db = t.b.Open(0, 1000);
+  EXPECT_EQ(Rows(*db, "INCLUDE PERFETTO MODULE android.memory.memory_breakdown;"
+                      "SELECT process_name, memory_track_name, ts, dur, bucket, value "
+                      "FROM android_process_memory_intervals_by_oom_bucket "
+                      "WHERE memory_track_name = 'mem.rss.anon' ORDER BY process_name, ts"),
+            (Table{{"/system/bin/daemon", "mem.rss.anon", "0", "600", "foreground", "7000"},
+                   {"/system/bin/daemon", "mem.rss.anon", "600", "400", "cached", "7000"},
+                   {"com.example.app", "mem.rss.anon", "100", "300", "unknown", "5000"},
+                   {"com.example.app", "mem.rss.anon", "400", "300", "unknown", "1500"},
+                   {"zygote64", "mem.rss.anon", "0", "500", "unknown", "1000"},
+                   {"zygote64", "mem.rss.anon", "500", "500", "unknown", "3000"}}));
 }
 
 }  // namespace
