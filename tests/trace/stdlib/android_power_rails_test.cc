@@ -32,8 +32,8 @@ TEST(AndroidPowerRails, MetadataNamesEachRail) {
                       "SELECT power_rail_name, raw_power_rail_name, friendly_name, "
                       "subsystem_name, machine_id FROM android_power_rails_metadata "
                       "ORDER BY power_rail_name"),
-            (Table{{"power.VSYS_PWR_MODEM_uws", "VSYS_PWR_MODEM", "NULL", "modem", "NULL"},
-                   {"power.rails.gpu", "S2S_VDD_G3D", "gpu", "gpu", "NULL"}}));
+            (Table{{"power.VSYS_PWR_MODEM_uws", "VSYS_PWR_MODEM", "NULL", "modem", "0"},
+                   {"power.rails.gpu", "S2S_VDD_G3D", "gpu", "gpu", "0"}}));
 }
 
 TEST(AndroidPowerRails, AveragePowerBetweenEnergySamples) {
