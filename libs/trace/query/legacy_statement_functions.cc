@@ -16,6 +16,13 @@ std::vector<LegacyStatement>* QueueOf(sqlite3_context* ctx) {
   return static_cast<std::vector<LegacyStatement>*>(sqlite3_user_data(ctx));
 }
 
+// These functions act like statements with no output: their value is marked void, so a shell
+// printing every statement's result skips them (QueryOptions::every_output). SQL sees NULL.
+void ResultVoid(sqlite3_context* ctx) {
+  static char marker;
+  sqlite3_result_pointer(ctx, &marker, kVoidPointerType, nullptr);
+}
+
 // Every argument must be a string: anything else is a caller's mistake worth an error now,
 // rather than a confusing PerfettoSQL error after the statement.
 bool AllText(sqlite3_context* ctx, const char* fn, int argc, sqlite3_value** argv) {
@@ -34,7 +41,7 @@ void CreateFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   QueueOf(ctx)->push_back({LegacyStatement::Kind::kPerfettoSql,
                            LegacyCreateFunctionStatement(Text(argv[0]), Text(argv[1]),
                                                          Text(argv[2]))});
-  sqlite3_result_null(ctx);
+  ResultVoid(ctx);
 }
 
 void CreateViewFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
@@ -42,20 +49,20 @@ void CreateViewFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   QueueOf(ctx)->push_back({LegacyStatement::Kind::kPerfettoSql,
                            LegacyCreateViewFunctionStatement(Text(argv[0]), Text(argv[1]),
                                                              Text(argv[2]))});
-  sqlite3_result_null(ctx);
+  ResultVoid(ctx);
 }
 
 void Import(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (!AllText(ctx, "IMPORT", argc, argv)) return;
   QueueOf(ctx)->push_back({LegacyStatement::Kind::kPerfettoSql,
                            "INCLUDE PERFETTO MODULE " + std::string(Text(argv[0]))});
-  sqlite3_result_null(ctx);
+  ResultVoid(ctx);
 }
 
 void Memoize(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (!AllText(ctx, "EXPERIMENTAL_MEMOIZE", argc, argv)) return;
   QueueOf(ctx)->push_back({LegacyStatement::Kind::kMemoize, std::string(Text(argv[0]))});
-  sqlite3_result_null(ctx);
+  ResultVoid(ctx);
 }
 
 }  // namespace

@@ -19,6 +19,10 @@
 
 namespace tw {
 
+// The pointer type marking a void function's value (trace_processor's convention: such a
+// statement has no output).
+inline constexpr char kVoidPointerType[] = "VOID";
+
 struct LegacyStatement {
   enum class Kind { kPerfettoSql, kMemoize };
   Kind kind = Kind::kPerfettoSql;

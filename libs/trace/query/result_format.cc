@@ -174,6 +174,15 @@ std::string Abbreviate(std::string_view line) {
 
 }  // namespace
 
+std::string FormatCsvOutputs(const QueryResult& result) {
+  std::string out;
+  for (size_t i = 0; i < result.outputs.size(); ++i) {
+    if (i > 0) out += "\n";
+    out += FormatCsv(result.outputs[i]);
+  }
+  return out;
+}
+
 std::string FormatCsvValue(const SqlValue& value) {
   switch (value.type) {
     case SqlValue::Type::kNull:

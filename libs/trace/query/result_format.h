@@ -18,6 +18,11 @@ namespace tw {
 // "-13.500000", "1327800000000.000000", "nan", "inf"). Every line ends with '\n'.
 std::string FormatCsv(const QueryResult& result);
 
+// What trace_processor's shell prints for a multi-statement query run with
+// QueryOptions::every_output: each result set in `result.outputs` as FormatCsv, separated by one
+// blank line; nothing when no statement had output.
+std::string FormatCsvOutputs(const QueryResult& result);
+
 // One cell as FormatCsv writes it.
 std::string FormatCsvValue(const SqlValue& value);
 

@@ -27,6 +27,9 @@ struct QueryResult {
   bool truncated = false;     // a row or byte limit cut the result short
   int64_t elapsed_ns = 0;
   int statement_count = 0;    // statements executed (the result is the last one's)
+  // With QueryOptions::every_output: the result set of every statement trace_processor's shell
+  // prints, in order (the last statement's included when it has output).
+  std::vector<QueryResult> outputs;
 };
 
 }  // namespace tw

@@ -53,7 +53,17 @@ struct ResultSink {
   int64_t max_bytes;
   const RowStream* stream = nullptr;
   int64_t streamed_rows = 0;
+  bool void_result = false;  // the single column's first value came from a void function
 };
+
+// Whether trace_processor's shell prints this statement's result (QueryOptions::every_output).
+bool HasOutput(const QueryResult& r, bool void_result) {
+  if (r.columns.empty()) return false;
+  if (r.columns.size() == 1 && (r.columns[0] == "suppress_query_output" || void_result)) {
+    return false;
+  }
+  return true;
+}
 
 int BindValue(sqlite3_stmt* stmt, int index, const SqlValue& v) {
   switch (v.type) {
@@ -137,6 +147,7 @@ struct TraceDatabase::Impl {
   absl::Duration timeout = absl::InfiniteDuration();
   const std::atomic<bool>* cancelled = nullptr;
   const std::vector<std::pair<std::string, SqlValue>>* params = nullptr;
+  bool every_output = false;
   StopReason stop = StopReason::kNone;
 
   bool trusted() const { return trusted_depth > 0; }
@@ -220,7 +231,13 @@ absl::Status TraceDatabase::Impl::RunScript(std::string_view script, std::string
   for (size_t i = 0; i < statements.size(); ++i) {
     RETURN_IF_ERROR(CheckStop());
     const bool last = i + 1 == statements.size();
-    absl::Status s = RunStatement(statements[i].sql, last ? sink : nullptr);
+    // Statements before the last keep their rows only when every output is wanted.
+    QueryResult earlier;
+    ResultSink earlier_sink{&earlier, sink ? sink->max_rows : -1, sink ? sink->max_bytes : -1};
+    const bool collect = every_output && sink != nullptr && sink->stream == nullptr;
+    ResultSink* target = last ? sink : (collect ? &earlier_sink : nullptr);
+    if (target) target->void_result = false;
+    absl::Status s = RunStatement(statements[i].sql, target);
     // What the statement's legacy calls asked for takes effect before the next statement; a
     // statement that failed asked for nothing.
     if (s.ok()) {
@@ -236,6 +253,17 @@ absl::Status TraceDatabase::Impl::RunScript(std::string_view script, std::string
           i + 1, ", line ", statements[i].line, ": ", FirstLineOf(statements[i].sql), ")"));
     }
     if (statement_count) ++*statement_count;
+    if (collect && HasOutput(*target->result, target->void_result)) {
+      if (last) {
+        QueryResult copy;
+        copy.columns = sink->result->columns;
+        copy.rows = sink->result->rows;
+        copy.truncated = sink->result->truncated;
+        sink->result->outputs.push_back(std::move(copy));
+      } else {
+        sink->result->outputs.push_back(std::move(earlier));
+      }
+    }
   }
   return absl::OkStatus();
 }
@@ -378,6 +406,10 @@ absl::Status TraceDatabase::Impl::Step(sqlite3_stmt* stmt, ResultSink* sink) {
     if (sink->max_rows >= 0 && static_cast<int64_t>(result->rows.size()) >= sink->max_rows) {
       result->truncated = true;
       break;
+    }
+    if (ncols == 1 && result->rows.empty()) {
+      sink->void_result =
+          sqlite3_value_pointer(sqlite3_column_value(stmt, 0), kVoidPointerType) != nullptr;
     }
     std::vector<SqlValue> row;
     row.reserve(static_cast<size_t>(ncols));
@@ -617,6 +649,7 @@ absl::StatusOr<QueryResult> TraceDatabase::Execute(std::string_view sql,
                                                               : start + options.timeout;
   impl.cancelled = options.cancelled;
   impl.params = options.params.empty() ? nullptr : &options.params;
+  impl.every_output = options.every_output;
   impl.stop = StopReason::kNone;
 
   QueryResult result;

@@ -43,6 +43,12 @@ struct QueryOptions {
   // When set, the last statement's rows go here and the returned QueryResult has no rows (its
   // columns, truncated flag and counts are still set).
   const RowStream* stream = nullptr;
+  // Also collect, in QueryResult::outputs, the result set of every statement that has output,
+  // as trace_processor's shell prints a multi-statement query: a statement with columns has
+  // output (zero rows included), except a single column named `suppress_query_output` or a
+  // row whose single value comes from a void function (CREATE_FUNCTION, IMPORT, ...).
+  // Statements without columns (INCLUDE, CREATE PERFETTO TABLE, ...) have none.
+  bool every_output = false;
 };
 
 class TraceDatabase {

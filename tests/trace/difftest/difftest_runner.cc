@@ -164,10 +164,11 @@ std::string QueryAndCompare(LoadedTrace& trace, const std::string& sql,
                             const std::string& expected) {
   QueryOptions qopts;
   qopts.timeout = kQueryTimeout;
+  qopts.every_output = true;  // printed as trace_processor's shell prints a multi-statement query
   auto result = trace.Query(sql, qopts);
   if (!result.ok()) return absl::StrCat("query: ", result.status().ToString());
   std::string diff;
-  const std::string actual = FormatCsv(*result);
+  const std::string actual = FormatCsvOutputs(*result);
   if (CsvEquivalent(expected, actual, &diff)) return "";
   if (g_show_actual) return absl::StrCat("output differs: ", diff, "\nactual output:\n", actual);
   return absl::StrCat("output differs: ", diff);

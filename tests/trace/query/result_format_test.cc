@@ -31,6 +31,14 @@ QueryResult Result(std::vector<std::string> columns, std::vector<std::vector<Sql
 
 // --- FormatCsv ---
 
+TEST(FormatCsvOutputs, ResultSetsAreSeparatedByOneBlankLine) {
+  QueryResult r;
+  r.outputs.push_back(Result({"a"}, {{SqlValue::Int(1)}}));
+  r.outputs.push_back(Result({"b", "c"}, {}));
+  EXPECT_EQ(FormatCsvOutputs(r), "\"a\"\n1\n\n\"b\",\"c\"\n");
+  EXPECT_EQ(FormatCsvOutputs(QueryResult()), "");
+}
+
 TEST(FormatCsv, HeaderIsQuotedNamesJoinedByComma) {
   // Parsing__all_data_source_flushed_metadata: "name","int_value"
   EXPECT_EQ(FormatCsv(Result({"name", "int_value"}, {})), "\"name\",\"int_value\"\n");

@@ -8,6 +8,7 @@
 #include <map>
 #include <thread>
 
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libs/trace/stdlib/stdlib.h"
@@ -693,6 +694,60 @@ TEST_F(TraceDatabaseParamsTest, AConsumerCanStopTheStream) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled);
   EXPECT_EQ(batches, 2);
   EXPECT_TRUE(db_->Execute("SELECT 1").ok());  // the connection is usable afterwards
+}
+
+}  // namespace
+}  // namespace tw
+
+namespace tw {
+namespace {
+
+// QueryOptions::every_output: the result sets trace_processor's shell prints for a script.
+class EveryOutputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    storage_ = testing::MakeSmallTrace();
+    db_ = testing::OpenOrDie(storage_.get());
+    ASSERT_NE(db_, nullptr);
+  }
+  std::vector<std::vector<std::string>> Outputs(std::string_view sql) {
+    QueryOptions options;
+    options.every_output = true;
+    auto r = db_->Execute(sql, options);
+    EXPECT_TRUE(r.ok()) << r.status();
+    std::vector<std::vector<std::string>> out;
+    if (!r.ok()) return out;
+    for (const QueryResult& o : r->outputs) {
+      std::vector<std::string> lines = {absl::StrJoin(o.columns, ",")};
+      for (const auto& row : o.rows) lines.push_back(std::to_string(row.size()) + " cells");
+      out.push_back(lines);
+    }
+    return out;
+  }
+  std::unique_ptr<TraceStorage> storage_;
+  std::unique_ptr<TraceDatabase> db_;
+};
+
+TEST_F(EveryOutputTest, EveryStatementWithColumnsPrintsZeroRowsIncluded) {
+  EXPECT_THAT(Outputs("SELECT name FROM thread WHERE tid = 100; "
+                      "SELECT name, tid FROM thread WHERE tid < 0; SELECT 7 AS x"),
+              ElementsAre(ElementsAre("name", "1 cells"), ElementsAre("name,tid"),
+                          ElementsAre("x", "1 cells")));
+}
+
+TEST_F(EveryOutputTest, StatementsWithoutOutputPrintNothing) {
+  EXPECT_THAT(Outputs("CREATE PERFETTO TABLE t AS SELECT 1 AS a; "
+                      "INCLUDE PERFETTO MODULE slices.with_context; "
+                      "SELECT a FROM t; "
+                      "SELECT 1 AS suppress_query_output; "
+                      "SELECT CREATE_FUNCTION('twice(x INT)', 'INT', 'SELECT $x * 2'); "
+                      "CREATE PERFETTO VIEW v AS SELECT 2 AS b"),
+              ElementsAre(ElementsAre("a", "1 cells")));
+  // Without the option only the last statement's result is returned, as before.
+  auto last = db_->Execute("SELECT 1 AS a; SELECT 2 AS b");
+  ASSERT_TRUE(last.ok());
+  EXPECT_TRUE(last->outputs.empty());
+  EXPECT_THAT(last->columns, ElementsAre("b"));
 }
 
 }  // namespace
