@@ -26,6 +26,8 @@
 #include "libs/trace/query/experimental_flamegraph_table.h"
 #include "libs/trace/query/span_join_table.h"
 #include "libs/trace/query/flamegraph_table.h"
+#include "libs/trace/query/stdlib_objects_table.h"
+#include "libs/trace/query/table_info.h"
 #include "libs/trace/query/sql_functions.h"
 #include "libs/trace/query/table_vtab.h"
 #include "libs/trace/query/window_functions.h"
@@ -564,6 +566,8 @@ absl::StatusOr<std::unique_ptr<TraceDatabase>> TraceDatabase::Open(TraceStorage*
   RETURN_IF_ERROR(RegisterBoundedPrintf(db));
   RETURN_IF_ERROR(RegisterSpanJoinModules(db));
   RETURN_IF_ERROR(RegisterFlamegraphModule(db));
+  RETURN_IF_ERROR(RegisterStdlibObjectsTable(db));
+  RETURN_IF_ERROR(RegisterTableInfoFunction(db));
   RETURN_IF_ERROR(RegisterSliceLayoutFunction(db));
   RETURN_IF_ERROR(RegisterExperimentalFlamegraph(db, storage));
   RETURN_IF_ERROR(RegisterIntervalIntersect(db));

@@ -8,7 +8,7 @@ CREATE PERFETTO FUNCTION time_from_ns(
   nanos LONG
 )
 -- The same duration in nanoseconds.
-RETURNS LONG AS
+RETURNS TIMESTAMP AS
 SELECT $nanos;
 
 -- A duration of `micros` microseconds, in nanoseconds.
@@ -26,7 +26,7 @@ CREATE PERFETTO FUNCTION time_from_ms(
   millis LONG
 )
 -- The same duration in nanoseconds.
-RETURNS LONG AS
+RETURNS TIMESTAMP AS
 SELECT $millis * 1000000;
 
 -- A duration of `seconds` seconds, in nanoseconds.
@@ -35,7 +35,7 @@ CREATE PERFETTO FUNCTION time_from_s(
   seconds LONG
 )
 -- The same duration in nanoseconds.
-RETURNS LONG AS
+RETURNS TIMESTAMP AS
 SELECT $seconds * 1000000000;
 
 -- A duration of `minutes` minutes, in nanoseconds.
@@ -44,7 +44,7 @@ CREATE PERFETTO FUNCTION time_from_min(
   minutes LONG
 )
 -- The same duration in nanoseconds.
-RETURNS LONG AS
+RETURNS TIMESTAMP AS
 SELECT $minutes * 60000000000;
 
 -- A duration of `hours` hours, in nanoseconds.
@@ -53,7 +53,7 @@ CREATE PERFETTO FUNCTION time_from_hours(
   hours LONG
 )
 -- The same duration in nanoseconds.
-RETURNS LONG AS
+RETURNS TIMESTAMP AS
 SELECT $hours * 3600000000000;
 
 -- A duration of `days` days, in nanoseconds.
@@ -68,7 +68,7 @@ SELECT $days * 86400000000000;
 -- A duration in nanoseconds, in whole nanoseconds (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_ns(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in nanoseconds.
 RETURNS LONG AS
@@ -77,7 +77,7 @@ SELECT $nanos;
 -- A duration in nanoseconds, in whole microseconds (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_us(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in microseconds.
 RETURNS LONG AS
@@ -86,7 +86,7 @@ SELECT $nanos / 1000;
 -- A duration in nanoseconds, in whole milliseconds (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_ms(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in milliseconds.
 RETURNS LONG AS
@@ -95,7 +95,7 @@ SELECT $nanos / 1000000;
 -- A duration in nanoseconds, in whole seconds (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_s(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in seconds.
 RETURNS LONG AS
@@ -104,7 +104,7 @@ SELECT $nanos / 1000000000;
 -- A duration in nanoseconds, in whole minutes (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_min(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in minutes.
 RETURNS LONG AS
@@ -113,7 +113,7 @@ SELECT $nanos / 60000000000;
 -- A duration in nanoseconds, in whole hours (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_hours(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in hours.
 RETURNS LONG AS
@@ -122,7 +122,7 @@ SELECT $nanos / 3600000000000;
 -- A duration in nanoseconds, in whole days (rounded towards zero).
 CREATE PERFETTO FUNCTION time_to_days(
   -- A duration in nanoseconds.
-  nanos LONG
+  nanos TIMESTAMP
 )
 -- The same duration in days.
 RETURNS LONG AS
