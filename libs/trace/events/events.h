@@ -222,6 +222,9 @@ struct FtraceRawData {
   // false: only for the trackers that read ftrace fields, not a row of ftrace_event (ftrace
   // text lines: trace_processor keeps only their sched_switch events there).
   bool in_table = true;
+  // false: only the ftrace_event row; the trackers read a copy pushed at another time (events
+  // carrying their own sample time, like thermal_exynos_acpm_bulk).
+  bool to_trackers = true;
 };
 
 struct ProcessTreeData {

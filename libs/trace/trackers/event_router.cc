@@ -411,6 +411,7 @@ void EventRouter::WriteFtraceRawRow(int64_t ts, const FtraceRawData& raw) {
 
 void EventRouter::OnFtraceRaw(int64_t ts, const FtraceRawData& raw) {
   WriteFtraceRawRow(ts, raw);
+  if (!raw.to_trackers) return;
   binder_.OnFtraceEvent(ts, raw);
   clock_rates_.OnFtraceEvent(ts, raw);
   suspend_resume_.OnFtraceEvent(ts, raw);

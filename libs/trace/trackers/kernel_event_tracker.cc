@@ -57,6 +57,13 @@ KernelEventTracker::KernelEventTracker(TraceContext* ctx) : ctx_(ctx), storage_(
   On("workqueue_execute_end", &KernelEventTracker::WorkqueueEnd);
   On("thermal_temperature", &KernelEventTracker::ThermalTemperature);
   On("cdev_update", &KernelEventTracker::CdevUpdate);
+  On("thermal_exynos_acpm_bulk", &KernelEventTracker::ThermalExynosAcpm);
+  On("thermal_exynos_acpm_high_overhead", &KernelEventTracker::ThermalExynosAcpm);
+  On("cros_ec_sensorhub_data", &KernelEventTracker::CrosEcSensorhubData);
+  On("f2fs_iostat", &KernelEventTracker::F2fsIostat);
+  On("f2fs_iostat_latency", &KernelEventTracker::F2fsIostatLatency);
+  On("kgsl_adreno_cmdbatch_queued", &KernelEventTracker::AdrenoCmdbatchQueued);
+  On("kgsl_adreno_cmdbatch_retired", &KernelEventTracker::AdrenoCmdbatchRetired);
   On("sched_cpu_util_cfs", &KernelEventTracker::SchedCpuUtilCfs);
   On("local_timer_entry", &KernelEventTracker::LocalTimerEntry);
   On("local_timer_exit", &KernelEventTracker::LocalTimerExit);

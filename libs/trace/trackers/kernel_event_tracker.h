@@ -5,7 +5,9 @@
 // (thermal_temperature, cdev_update), scheduler utilisation (sched_cpu_util_cfs), signals,
 // workqueues, reclaim and shrinker slices, kprobes, block I/O requests, the local timer
 // interrupt, network events (kernel_network_events.cc), wakeup sources and file reads
-// (kernel_power_and_fs_events.cc). Each reads the event's fields by name from the generic
+// (kernel_power_and_fs_events.cc), device counters and slices — Exynos ACPM thermal zones,
+// ChromeOS EC sensor hub samples, f2fs I/O statistics, Adreno GPU command batches
+// (kernel_device_events.cc). Each reads the event's fields by name from the generic
 // decoding (FtraceRawData).
 
 #include <cstdint>
@@ -56,6 +58,15 @@ class KernelEventTracker {
   void WorkqueueEnd(int64_t ts, const FtraceRawData& raw);
   void ThermalTemperature(int64_t ts, const FtraceRawData& raw);
   void CdevUpdate(int64_t ts, const FtraceRawData& raw);
+  // Device counters and slices (kernel_device_events.cc).
+  void ThermalExynosAcpm(int64_t ts, const FtraceRawData& raw);
+  void CrosEcSensorhubData(int64_t ts, const FtraceRawData& raw);
+  void F2fsIostat(int64_t ts, const FtraceRawData& raw);
+  void F2fsIostatLatency(int64_t ts, const FtraceRawData& raw);
+  void AdrenoCmdbatchQueued(int64_t ts, const FtraceRawData& raw);
+  void AdrenoCmdbatchRetired(int64_t ts, const FtraceRawData& raw);
+  void DeviceCounter(int64_t ts, std::string_view type, const std::string& name,
+                     const std::vector<Arg>& dims, double value, std::vector<Arg> args);
   void SchedCpuUtilCfs(int64_t ts, const FtraceRawData& raw);
   void LocalTimerEntry(int64_t ts, const FtraceRawData& raw);
   void LocalTimerExit(int64_t ts, const FtraceRawData& raw);
@@ -101,6 +112,10 @@ class KernelEventTracker {
   absl::flat_hash_map<int64_t, uint32_t> mm_owner_;
   // Individual ion / dma-buf buffers, one slice per allocation on a compressed track set.
   AsyncTrackSets buffer_tracks_;
+  // Adreno command batches: the thread that queued each GPU context last, and the compressed
+  // track sets of each (context, priority).
+  absl::flat_hash_map<int64_t, int64_t> adreno_context_tid_;
+  AsyncTrackSets adreno_tracks_;
   // Network: bytes so far per interface name, TCP stream number per socket address, freed
   // IP packets so far.
   absl::flat_hash_map<StringId, uint64_t> nic_received_bytes_, nic_transmitted_bytes_;

@@ -429,6 +429,16 @@ void FtraceDecoder::DecodeEvent(const BundleInfo& b, const proto::Field& event) 
       break;
   }
 
+  if (event_id == event_f::kThermalExynosAcpmBulk) {
+    PushSampledAt(b, ts, pid, common_flags, event_id, payload);
+    return;
+  }
+  if (event_id == event_f::kKgslAdrenoCmdbatchRetired) {
+    PushAdrenoRetired(b, ts, pid, common_flags, event_id, payload);
+    return;
+  }
+  if (event_id == event_f::kKgslAdrenoCmdbatchSync) OnAdrenoSync(ts, payload);
+
   // Everything else is kept in ftrace_event with its fields; some kinds also feed trackers.
   PushRaw(b, ts, pid, common_flags, event_id, payload);
   proto::Decoder pd(payload);
@@ -713,6 +723,102 @@ void FtraceDecoder::PushRaw(const BundleInfo& b, int64_t ts, int32_t pid, uint32
   e.pid = pid;
   e.cpu = static_cast<uint16_t>(b.cpu);
   ctx_->Push(EventSorter::QueueForCpu(b.cpu), std::move(e));
+}
+
+FtraceRawData FtraceDecoder::MakeRaw(const BundleInfo& b, int32_t pid, uint32_t flags,
+                                    uint32_t event_id, const proto::Field& payload) {
+  FtraceRawData raw;
+  raw.cpu = b.cpu;
+  raw.pid = pid;
+  raw.common_flags = flags;
+  raw.args = ArgsFor(b, event_id, payload, &raw.name);
+  return raw;
+}
+
+void FtraceDecoder::PushRawData(int64_t ts, uint32_t cpu, int32_t pid, FtraceRawData raw) {
+  Event e = Event::WithPayload(ts, EventType::kFtraceRaw, std::move(raw));
+  e.pid = pid;
+  e.cpu = static_cast<uint16_t>(cpu);
+  ctx_->Push(EventSorter::QueueForCpu(cpu), std::move(e));
+}
+
+void FtraceDecoder::PushSampledAt(const BundleInfo& b, int64_t ts, int32_t pid, uint32_t flags,
+                                  uint32_t event_id, const proto::Field& payload) {
+  // The event's row keeps the kernel's time; what it measured belongs at the time it carries
+  // (the ACPM firmware's sample time, on the trace clock). An event without one is malformed.
+  std::optional<int64_t> sampled_at;
+  proto::Decoder pd(payload);
+  proto::Field f;
+  while (pd.Next(&f)) {
+    if (f.id == pf::thermal_exynos_acpm_bulk_ftrace_event::kTimestamp) {
+      sampled_at = static_cast<int64_t>(f.as_uint64());
+    }
+  }
+  if (!sampled_at) {
+    ctx_->storage->IncrementStat("ftrace_bundle_tokenizer_errors");
+    return;
+  }
+  FtraceRawData row = MakeRaw(b, pid, flags, event_id, payload);
+  FtraceRawData copy = row;
+  row.to_trackers = false;
+  copy.in_table = false;
+  PushRawData(ts, b.cpu, pid, std::move(row));
+  PushRawData(*sampled_at, b.cpu, pid, std::move(copy));
+}
+
+namespace {
+
+// The Adreno GPU's always-on counter runs at the 19.2 MHz crystal clock.
+int64_t AdrenoStart(int64_t sync_ts, uint64_t sync_ticks, uint64_t start_ticks) {
+  constexpr int64_t kXoHz = 19200000;
+  return sync_ts + static_cast<int64_t>(start_ticks - sync_ticks) * 1000000000 / kXoHz;
+}
+
+}  // namespace
+
+void FtraceDecoder::OnAdrenoSync(int64_t ts, const proto::Field& payload) {
+  namespace sync = pf::kgsl_adreno_cmdbatch_sync_ftrace_event;
+  uint64_t batch = 0, ticks = 0;
+  proto::Decoder pd(payload);
+  proto::Field f;
+  while (pd.Next(&f)) {
+    if (f.id == sync::kTimestamp) batch = f.as_uint64();
+    if (f.id == sync::kTicks) ticks = f.as_uint64();
+  }
+  auto pending = adreno_pending_.find(batch);
+  if (pending == adreno_pending_.end()) {
+    adreno_syncs_[batch] = AdrenoSync{ts, ticks};
+    return;
+  }
+  PendingRetired& p = pending->second;
+  PushRawData(AdrenoStart(ts, ticks, p.start_ticks), p.cpu, p.pid, std::move(p.copy));
+  adreno_pending_.erase(pending);
+}
+
+void FtraceDecoder::PushAdrenoRetired(const BundleInfo& b, int64_t ts, int32_t pid,
+                                      uint32_t flags, uint32_t event_id,
+                                      const proto::Field& payload) {
+  namespace retired = pf::kgsl_adreno_cmdbatch_retired_ftrace_event;
+  uint64_t batch = 0, start = 0;
+  proto::Decoder pd(payload);
+  proto::Field f;
+  while (pd.Next(&f)) {
+    if (f.id == retired::kTimestamp) batch = f.as_uint64();
+    if (f.id == retired::kStart) start = f.as_uint64();
+  }
+  FtraceRawData row = MakeRaw(b, pid, flags, event_id, payload);
+  FtraceRawData copy = row;
+  row.to_trackers = false;
+  copy.in_table = false;
+  PushRawData(ts, b.cpu, pid, std::move(row));
+  auto sync = adreno_syncs_.find(batch);
+  if (sync == adreno_syncs_.end()) {
+    adreno_pending_[batch] = PendingRetired{b.cpu, pid, start, std::move(copy)};
+    return;
+  }
+  PushRawData(AdrenoStart(sync->second.trace_ts, sync->second.ticks, start), b.cpu, pid,
+              std::move(copy));
+  adreno_syncs_.erase(sync);
 }
 
 void FtraceDecoder::DecodeCompactSched(const BundleInfo& b, const proto::Field& compact) {

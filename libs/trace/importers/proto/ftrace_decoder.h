@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "libs/trace/importers/proto/import_context.h"
 #include "libs/trace/importers/proto/short_string_cache.h"
@@ -33,6 +34,19 @@ class FtraceDecoder {
   void DecodeCompactSched(const BundleInfo& b, const proto::Field& compact);
   void PushRaw(const BundleInfo& b, int64_t ts, int32_t pid, uint32_t flags, uint32_t event_id,
                const proto::Field& payload);
+  // An event that carries the time of what it measured: its row at `ts`, its tracker copy at
+  // that time.
+  void PushSampledAt(const BundleInfo& b, int64_t ts, int32_t pid, uint32_t flags,
+                     uint32_t event_id, const proto::Field& payload);
+  // kgsl_adreno_cmdbatch_retired: its row at `ts`; its tracker copy at the batch's GPU start,
+  // which the kgsl_adreno_cmdbatch_sync event of the same batch (matched by `timestamp`) ties
+  // to the trace clock — now if that sync came first, else when it comes.
+  void PushAdrenoRetired(const BundleInfo& b, int64_t ts, int32_t pid, uint32_t flags,
+                         uint32_t event_id, const proto::Field& payload);
+  void OnAdrenoSync(int64_t ts, const proto::Field& payload);
+  FtraceRawData MakeRaw(const BundleInfo& b, int32_t pid, uint32_t flags, uint32_t event_id,
+                        const proto::Field& payload);
+  void PushRawData(int64_t ts, uint32_t cpu, int32_t pid, FtraceRawData raw);
   void PushAtrace(int64_t ts, uint32_t cpu, int32_t pid, std::string_view text);
   void PushAtraceKernelMark(int64_t ts, uint32_t cpu, int32_t pid, const proto::Field& payload,
                             uint32_t event_id);
@@ -57,6 +71,20 @@ class FtraceDecoder {
   // (machine, cpu) pairs whose first bundle was seen: it tells from when the cpu's data is
   // complete (ftrace_latest_data_start_ns).
   absl::flat_hash_set<uint64_t> cpus_seen_;
+  // Adreno batches: each sync point's (trace time, GPU ticks), and retired batches still
+  // waiting for theirs (the tracker copy, its cpu and the batch's start ticks), by `timestamp`.
+  struct AdrenoSync {
+    int64_t trace_ts;
+    uint64_t ticks;
+  };
+  struct PendingRetired {
+    uint32_t cpu;
+    int32_t pid;
+    uint64_t start_ticks;
+    FtraceRawData copy;
+  };
+  absl::flat_hash_map<uint64_t, AdrenoSync> adreno_syncs_;
+  absl::flat_hash_map<uint64_t, PendingRetired> adreno_pending_;
   std::vector<int64_t> counts_;  // by event id
   std::vector<StringId> event_names_;  // by event id, interned lazily
   bool print_names_interned_ = false;  // "print", "ip", "buf" (see the kPrint case)

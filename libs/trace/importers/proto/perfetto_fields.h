@@ -280,6 +280,9 @@ inline constexpr uint32_t kMaliTracingMarkWrite = 350;       // MaliTracingMarkW
 inline constexpr uint32_t kRssStatThrottled = 359;           // RssStatThrottledFtraceEvent
 inline constexpr uint32_t kDmaFenceInit = 414;               // DmaFenceInitFtraceEvent
 inline constexpr uint32_t kDmaFenceSignaled = 416;           // DmaFenceSignaledFtraceEvent
+inline constexpr uint32_t kThermalExynosAcpmBulk = 506;      // ThermalExynosAcpmBulkFtraceEvent
+inline constexpr uint32_t kKgslAdrenoCmdbatchSync = 536;     // KgslAdrenoCmdbatchSyncFtraceEvent
+inline constexpr uint32_t kKgslAdrenoCmdbatchRetired = 537;  // KgslAdrenoCmdbatchRetiredFtraceEvent
 inline constexpr uint32_t kKprobeEvent = 542;                // KprobeEvent
 }  // namespace ftrace_event
 
@@ -381,6 +384,20 @@ inline constexpr uint32_t kOomScoreAdj = 4;  // int32
 }  // namespace task_rename_ftrace_event
 
 // PrintFtraceEvent (protos/perfetto/trace/ftrace/ftrace.proto)
+namespace thermal_exynos_acpm_bulk_ftrace_event {
+inline constexpr uint32_t kTimestamp = 11;  // uint64: when ACPM sampled, on the trace clock
+}  // namespace thermal_exynos_acpm_bulk_ftrace_event
+
+namespace kgsl_adreno_cmdbatch_sync_ftrace_event {
+inline constexpr uint32_t kTimestamp = 2;  // uint32: the batch's number in its context
+inline constexpr uint32_t kTicks = 3;      // uint64: GPU always-on counter at this event
+}  // namespace kgsl_adreno_cmdbatch_sync_ftrace_event
+
+namespace kgsl_adreno_cmdbatch_retired_ftrace_event {
+inline constexpr uint32_t kTimestamp = 2;  // uint32
+inline constexpr uint32_t kStart = 6;      // uint64: GPU ticks when the batch started
+}  // namespace kgsl_adreno_cmdbatch_retired_ftrace_event
+
 namespace print_ftrace_event {
 inline constexpr uint32_t kIp = 1;   // uint64
 inline constexpr uint32_t kBuf = 2;  // string
