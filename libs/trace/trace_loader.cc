@@ -69,6 +69,7 @@ std::string EventTypeName(EventType t) {
     case EventType::kHeapGraph: return "heap_graph";
     case EventType::kArtProcessMetadata: return "art_process_metadata";
     case EventType::kDeobfuscationMapping: return "deobfuscation_mapping";
+    case EventType::kNetworkPacket: return "network_packet";
   }
   return "unknown";
 }

@@ -62,6 +62,7 @@ enum class EventType : uint8_t {
   kArtProcessMetadata,  // the process of an ART heap dump, OOME details (ArtProcessMetadataData)
   kDeobfuscationMapping,  // obfuscated → readable Java names (DeobfuscationMappingData)
   kHeapProfile,         // a heapprofd ProfilePacket: frames, callstacks, dumps (HeapProfileData)
+  kNetworkPacket,       // android.network_packets: a packet or an aggregate (NetworkPacketData)
 };
 
 // A typed argument value as trace_processor stores it in `args`.
@@ -574,6 +575,20 @@ struct GlobalSliceData {
   std::string track_type;
   int64_t cookie = 0;
   StringId name = kNullStringId;  // for kBegin
+};
+
+// One event of the android.network_packets data source: a single packet (dur 0, count 1) or
+// an aggregate of packets sharing one context (interface, direction, socket, protocol, ports).
+struct NetworkPacketData {
+  int64_t dur = 0;
+  int64_t length = 0;  // bytes on the wire, all packets together
+  int64_t count = 1;
+  std::string iface;
+  uint32_t direction = 0;  // TrafficDirection: 1 ingress, 2 egress, else unspecified
+  uint32_t uid = 0;
+  uint32_t tag = 0;
+  uint32_t ip_proto = 0;
+  std::optional<uint32_t> tcp_flags, local_port, remote_port, icmp_type, icmp_code;
 };
 
 // A state track (track.type `track_type`, identified by `dimensions`, named `track_name` when

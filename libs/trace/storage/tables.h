@@ -78,6 +78,8 @@ using OptI32 = std::optional<int32_t>;
   X(TW_ANDROID_AFLAGS_TABLE)               \
   X(TW_ANDROID_CPU_PER_UID_TRACK_TABLE)    \
   X(TW_ANDROID_DUMPSTATE_TABLE)            \
+  X(TW_ANDROID_NETWORK_PACKETS_TABLE)      \
+  X(TW_LINUX_INTERRUPT_MAPPING_TABLE)      \
   X(TW_ANDROID_TRACK_EVENT_PROCESS_TABLE)  \
   X(TW_GPU_TABLE)                          \
   X(TW_GPU_COUNTER_GROUP_TABLE)            \

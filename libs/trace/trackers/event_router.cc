@@ -26,6 +26,7 @@ EventRouter::EventRouter(TraceContext* context)
       cma_allocs_(context),
       ufs_commands_(context),
       pkvm_hypervisor_(context),
+      network_packets_(context),
       generic_kernel_(context),
       ftrace_window_(context->storage),
       winscope_(context),
@@ -130,6 +131,7 @@ void EventRouter::Route(Event& e) {
     case EventType::kGenericProcessTree:
       generic_kernel_.OnProcessTree(e.As<GenericProcessTreeData>());
       break;
+    case EventType::kNetworkPacket: network_packets_.OnEvent(e.ts, e.As<NetworkPacketData>()); break;
     case EventType::kAndroidProcessLifecycle:
       framework_processes_.OnEvent(e.ts, e.As<AndroidProcessLifecycleData>());
       break;

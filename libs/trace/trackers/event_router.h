@@ -23,6 +23,7 @@
 #include "libs/trace/trackers/heap_graph_tracker.h"
 #include "libs/trace/trackers/kernel_event_tracker.h"
 #include "libs/trace/trackers/heap_profile_tracker.h"
+#include "libs/trace/trackers/network_packet_tracker.h"
 #include "libs/trace/trackers/perf_sample_tracker.h"
 #include "libs/trace/trackers/pkvm_hypervisor_tracker.h"
 #include "libs/trace/trackers/state_tracker.h"
@@ -88,6 +89,7 @@ class EventRouter {
   CmaAllocTracker cma_allocs_;
   UfsCommandTracker ufs_commands_;
   PkvmHypervisorTracker pkvm_hypervisor_;
+  NetworkPacketTracker network_packets_;
   GenericKernelTracker generic_kernel_;
   FtraceDropWindow ftrace_window_;
   WinscopeTracker winscope_;

@@ -13,6 +13,9 @@ constexpr uint32_t kShellTransition = 96;
 constexpr uint32_t kShellHandlerMappings = 97;
 constexpr uint32_t kProtoLogMessage = 104;
 constexpr uint32_t kProtoLogViewerConfig = 105;
+// TracePacket fields of the android.network_packets data source (connectivity's extension).
+constexpr uint32_t kNetworkPacket = 88;
+constexpr uint32_t kNetworkPacketBundle = 92;
 
 SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
     : ctx_(ctx),
@@ -36,6 +39,8 @@ SystemProbesDecoder::SystemProbesDecoder(ImportContext* ctx)
       power_(ctx),
       cpu_per_uid_(ctx),
       kernel_wakelocks_(ctx),
+      interrupt_info_(ctx),
+      network_packets_(ctx),
       winscope_(ctx),
       protolog_(ctx) {}
 
@@ -57,6 +62,9 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kCpuInfo:
       if (message) cpu_info_.Decode(field);
+      return true;
+    case tp::kInterruptInfo:
+      if (message) interrupt_info_.Decode(field, packet.machine);
       return true;
     case tp::kTraceConfig:
       if (message) trace_config_.Decode(field, &uuid_found_);
@@ -160,6 +168,12 @@ bool SystemProbesDecoder::Decode(const PacketContext& packet, const proto::Field
       return true;
     case tp::kKernelWakelockData:
       if (message) kernel_wakelocks_.Decode(packet, field);
+      return true;
+    case kNetworkPacket:
+      if (message) network_packets_.DecodeEvent(packet, field);
+      return true;
+    case kNetworkPacketBundle:
+      if (message) network_packets_.DecodeBundle(packet, field);
       return true;
     case kProtoLogMessage:
       if (message) protolog_.DecodeMessage(packet, field);

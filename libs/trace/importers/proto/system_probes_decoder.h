@@ -20,7 +20,9 @@
 #include "libs/trace/importers/proto/chrome_metadata_decoder.h"
 #include "libs/trace/importers/proto/cpu_info_decoder.h"
 #include "libs/trace/importers/proto/cpu_per_uid_decoder.h"
+#include "libs/trace/importers/proto/interrupt_info_decoder.h"
 #include "libs/trace/importers/proto/kernel_wakelock_decoder.h"
+#include "libs/trace/importers/proto/network_packet_decoder.h"
 #include "libs/trace/importers/proto/frame_timeline_decoder.h"
 #include "libs/trace/importers/proto/ftrace_stats_decoder.h"
 #include "libs/trace/importers/proto/generic_kernel_decoder.h"
@@ -88,6 +90,8 @@ class SystemProbesDecoder {
   PowerDecoder power_;
   CpuPerUidDecoder cpu_per_uid_;
   KernelWakelockDecoder kernel_wakelocks_;
+  InterruptInfoDecoder interrupt_info_;
+  NetworkPacketDecoder network_packets_;
   WinscopeDecoder winscope_;
   ProtoLogDecoder protolog_;
   bool uuid_found_ = false;  // a trace_uuid packet or config already named the trace

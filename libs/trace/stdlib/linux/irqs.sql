@@ -53,3 +53,18 @@ CREATE PERFETTO VIEW linux_irqs(
 SELECT ts, dur, name, id, parent_id, 0 AS is_soft_irq FROM linux_hard_irqs
 UNION ALL
 SELECT ts, dur, name, id, NULL AS parent_id, 1 AS is_soft_irq FROM linux_soft_irqs;
+
+-- What each IRQ number is called, as the kernel listed them in /proc/interrupts at the start
+-- of the trace (the interrupt_info packet).
+CREATE PERFETTO VIEW linux_interrupt_mapping(
+  -- The mapping's id.
+  id ID,
+  -- The IRQ number.
+  irq_id LONG,
+  -- The IRQ's name ("arch_timer", "arm-pmu", ...).
+  name STRING,
+  -- The machine whose kernel listed it.
+  machine_id JOINID(machine.id)
+) AS
+SELECT id, irq_id, name, machine_id
+FROM __intrinsic_linux_interrupt_mapping;

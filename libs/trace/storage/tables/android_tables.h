@@ -109,6 +109,43 @@ TW_DEFINE_TABLE(TW_ANDROID_AFLAGS_TABLE)
 TW_DEFINE_TABLE(TW_ANDROID_CPU_PER_UID_TRACK_TABLE)
 
 // clang-format off
+#define TW_ANDROID_NETWORK_PACKETS_TABLE(TABLE, COLUMN)                                          \
+  TABLE(AndroidNetworkPacketsTable, android_network_packets,                                     \
+        "One row per network packet event of the android.network_packets data source (a "       \
+        "packet, or an aggregate of packets with the same context): its slice and what the "    \
+        "event says about the traffic.")                                                         \
+  COLUMN(slice_id, Uint32, kSorted, {}, "The event's slice (slice.id).")                         \
+  COLUMN(iface, String, kNone, {}, "The Linux network interface.")                               \
+  COLUMN(direction, String, kNone, {}, "'Transmitted', 'Received' or 'DIR_UNKNOWN'.")           \
+  COLUMN(packet_transport, String, kNone, {},                                                    \
+         "The transport protocol (IPPROTO_TCP, IPPROTO_UDP, ...).")                              \
+  COLUMN(packet_length, Int64, kNone, {}, "The packets' total length on the wire, in bytes.")   \
+  COLUMN(packet_count, Int64, kNone, {}, "How many packets the event stands for.")              \
+  COLUMN(socket_tag, Int64, kNone, {}, "The socket's Android traffic tag.")                     \
+  COLUMN(socket_tag_str, String, kNone, {}, "The traffic tag in hex (\"0x1f\").")              \
+  COLUMN(socket_uid, Int64, kNone, {}, "The Linux uid owning the socket.")                      \
+  COLUMN(local_port, OptInt64, kNone, {}, "The local port (TCP and UDP only).")                 \
+  COLUMN(remote_port, OptInt64, kNone, {}, "The remote port (TCP and UDP only).")               \
+  COLUMN(packet_icmp_type, OptInt64, kNone, {}, "The ICMP type (ICMP only).")                   \
+  COLUMN(packet_icmp_code, OptInt64, kNone, {}, "The ICMP code (ICMP only).")                   \
+  COLUMN(packet_tcp_flags, OptInt64, kNone, {}, "The TCP flags bitmask (TCP only).")            \
+  COLUMN(packet_tcp_flags_str, String, kNone, {},                                                \
+         "The TCP flags as letters (fsrpauec, '.' for a clear bit); NULL for other traffic.")
+// clang-format on
+TW_DEFINE_TABLE(TW_ANDROID_NETWORK_PACKETS_TABLE)
+
+// clang-format off
+#define TW_LINUX_INTERRUPT_MAPPING_TABLE(TABLE, COLUMN)                                          \
+  TABLE(LinuxInterruptMappingTable, linux_interrupt_mapping,                                     \
+        "The IRQs the kernel listed in /proc/interrupts (the interrupt_info packet), one row "   \
+        "per IRQ number and machine: what each number is called.")                              \
+  COLUMN(irq_id, Int64, kNone, {}, "The IRQ number.")                                            \
+  COLUMN(name, String, kNone, {}, "The IRQ's name (\"arch_timer\", \"arm-pmu\", ...).")            \
+  COLUMN(machine_id, Uint32, kNone, {}, "The machine whose kernel listed it (machine.id).")
+// clang-format on
+TW_DEFINE_TABLE(TW_LINUX_INTERRUPT_MAPPING_TABLE)
+
+// clang-format off
 #define TW_ANDROID_DUMPSTATE_TABLE(TABLE, COLUMN)                                                \
   TABLE(AndroidDumpstateTable, android_dumpstate,                                                \
         "The lines of an Android dumpstate text (a bugreport's main file), one row per line, "   \
